@@ -1,0 +1,83 @@
+// swift-tools-version: 6.0
+//
+// wlslider: a Wayland-native slider whose value glides like an audio parameter.
+//
+// Modules, each with one job:
+//   SliderEngine   what the slider does with input and time (pure Swift: no Wayland, no clock, no I/O)
+//   SliderRender   draws the slider into ARGB8888 pixels with pixman (the only importer of CPixman)
+//   WaylandClient  talks to the compositor (the only importer of libwayland-client and xkbcommon)
+//   SliderOutput   where the value stream goes: stdout lines, OSC, exec hook, audio-rate samples
+//   SliderApp      ties them together: options, the event loop, frame pacing
+//   wlslider       the command-line entry point
+// C libraries are wrapped in system-library targets (C*); generated protocol code lives in
+// CWaylandProtocols (see scripts/generate-protocols).
+import PackageDescription
+
+let package = Package(
+    name: "wlslider",
+    products: [
+        .executable(name: "wlslider", targets: ["wlslider"]),
+        .library(name: "SliderEngine", targets: ["SliderEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // C libraries from Debian.
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Generated protocol code (scripts/generate-protocols).
+        .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
+        .target(name: "CWaylandServerProtocols", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
+        .target(name: "CInjectorProtocols", dependencies: ["CWaylandClient"]),
+
+        // The slider.
+        .target(name: "SliderEngine"),
+        .target(name: "SliderRender", dependencies: ["CPixman"]),
+        .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols", "CXKBCommon"]),
+        .target(name: "SliderOutput"),
+        .target(name: "SliderApp", dependencies: ["SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
+        .executableTarget(
+            name: "wlslider",
+            dependencies: ["SliderApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // Test support and tools.
+        .target(name: "PNGImage", dependencies: ["CPNG"], path: "Tests/Support/PNGImage"),
+        .target(
+            name: "TestCompositor",
+            dependencies: ["CWaylandServer", "CWaylandServerProtocols", "CXKBCommon"],
+            path: "Tests/Support/TestCompositor"
+        ),
+        .executableTarget(
+            name: "wlslider-inject",
+            dependencies: ["CWaylandClient", "CInjectorProtocols"],
+            path: "Tools/wlslider-inject"
+        ),
+        .executableTarget(name: "wlslider-probe", dependencies: ["PNGImage"], path: "Tools/wlslider-probe"),
+        .executableTarget(
+            name: "wlslider-bench",
+            dependencies: ["SliderEngine", "SliderRender", "SliderOutput"],
+            path: "Benchmarks/wlslider-bench"
+        ),
+
+        // Tests.
+        .testTarget(
+            name: "SliderEngineTests",
+            dependencies: ["SliderEngine", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "SliderRenderTests", dependencies: ["SliderRender", "PNGImage"], exclude: ["Golden"]),
+        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient"]),
+        .testTarget(name: "SliderOutputTests", dependencies: ["SliderOutput"]),
+        .testTarget(name: "SliderAppTests", dependencies: ["SliderApp"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["TestCompositor", "PNGImage", "SliderEngine"]
+        ),
+    ]
+)

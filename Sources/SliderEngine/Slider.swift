@@ -1,0 +1,1 @@
+// The slider engine: see Slider.
