@@ -1,1 +1,411 @@
-// The slider engine: see Slider.
+/// What the slider looks like at one moment: everything a renderer needs, in logical pixels.
+public struct SliderAppearance: Sendable, Equatable {
+    /// The presented value.
+    public var value: Double
+    /// The presented value as a fraction of the range (0 = minimum).
+    public var fraction: Double
+    /// The thumb's current growth (1 at rest).
+    public var thumbScale: Double
+    /// How far an edge-mode slider is pushed beyond its edge (0 = fully shown).
+    public var shift: Double
+    public var thumbCenter: SliderPoint
+    /// The thumb's current radius (resting radius × scale).
+    public var thumbRadius: Double
+    /// Bounding box of the track.
+    public var track: SliderRect
+    /// Axis coordinate where the value fill ends (the thumb centre).
+    public var fillEnd: Double
+    /// The part of the slider on the surface: the region that accepts input.
+    public var visibleBand: SliderRect
+}
+
+/// The outcome of advancing the slider to a frame's time.
+public struct SliderFrame: Sendable {
+    public var time: Double
+    public var appearance: SliderAppearance
+    /// Values to emit: one when the presented value changed since the last frame, one per gesture
+    /// phase change; never two equal in a row.
+    public var samples: [ValueSample]
+    /// Logical rectangles that look different from the previous frame (empty: nothing to draw).
+    public var damage: [SliderRect]
+    /// True while anything still moves: ask for another frame only then.
+    public var isAnimating: Bool
+    /// True when the input region (the visible band) changed.
+    public var inputRegionChanged: Bool
+
+    /// True when something must be drawn.
+    public var needsRedraw: Bool { !damage.isEmpty }
+}
+
+/// The slider engine: decides what the slider does with input and time.
+///
+/// Pure and deterministic: events and the current time go in; the state to draw and the values to
+/// emit come out. Times are seconds on any monotonic clock the caller likes; a time earlier than
+/// one already seen is treated as that time.
+public struct Slider: Sendable {
+    /// One press being tracked.
+    private struct Gesture: Sendable {
+        var contact: Contact
+        var start: SliderPoint
+        var last: SliderPoint
+        /// The target before the gesture: where a cancel returns.
+        var valueBefore: Double
+        /// Where the drag has taken the value (unsnapped).
+        var tracked: Double
+        /// The value under the finger.
+        var finger: Double
+        /// The finger's distance from the track at the last event.
+        var distance: Double
+    }
+
+    public private(set) var configuration: SliderConfiguration
+    public private(set) var layout: SliderLayout
+    private var glide: Glide
+    private var thumbScale: Tween
+    private var edgeShift: Tween
+    private var gesture: Gesture?
+    private var scrubbing: Scrubbing
+    private var pendingExternalTarget: Double?
+    private var wheelRemainder = 0
+    private var scrollValue: Double?
+    private var clock: Double
+    private var drawn: SliderAppearance?
+    private var needsFullRedraw = true
+    private var lastSample: ValueSample?
+    private var pendingPhases: [GesturePhase] = []
+
+    /// Creates a slider.
+    ///
+    /// - Parameters:
+    ///   - value: the initial value; the minimum when `nil`. It must lie in the range.
+    ///   - size: the surface size in logical pixels; ``SliderConfiguration/preferredSize`` when `nil`.
+    ///   - time: the caller's clock at creation.
+    public init(configuration: SliderConfiguration, value: Double? = nil, size: SliderSize? = nil,
+                at time: Double = 0) throws(SliderError) {
+        try configuration.validate()
+        let v = value ?? configuration.minimum
+        guard v.isFinite else { throw .notFinite("value") }
+        guard v >= configuration.minimum, v <= configuration.maximum else {
+            throw .outOfRange("value", v, minimum: configuration.minimum, maximum: configuration.maximum)
+        }
+        self.configuration = configuration
+        layout = SliderLayout(configuration: configuration, size: size ?? configuration.preferredSize)
+        scrubbing = Scrubbing(speeds: configuration.scrubSpeeds, offsets: configuration.scrubOffsets)
+        clock = time
+        glide = Glide(value: v)
+        thumbScale = Tween(1, curve: .easeInOut)
+        edgeShift = Tween(layout.hiddenShift, curve: .easeInOut)
+        glide.jump(to: snapped(v), at: time)
+    }
+
+    // MARK: Reading the state
+
+    /// Where the value is headed: the model value, as opposed to the presented one.
+    public var target: Double { glide.target }
+    /// The contact driving the gesture in progress, if any.
+    public var trackingContact: Contact? { gesture?.contact }
+
+    /// The presented value at time `t`: a pure function of the state, to be sampled at any rate.
+    public func value(at t: Double) -> Double { glide.value(at: t) }
+
+    /// Fills `buffer` with the presented value at `startTime + i / sampleRate` for each sample i:
+    /// the audio-rate view of the value stream. Allocates nothing.
+    public func fill(_ buffer: UnsafeMutableBufferPointer<Float>, from startTime: Double, sampleRate: Double) {
+        glide.fill(buffer, from: startTime, sampleRate: sampleRate)
+    }
+
+    /// True while the value, the thumb or the edge slide still moves at `t`.
+    public func isAnimating(at t: Double) -> Bool {
+        glide.isMoving(at: t) || thumbScale.isMoving(at: t) || edgeShift.isMoving(at: t)
+    }
+
+    /// What the slider looks like at `t`.
+    public func appearance(at t: Double) -> SliderAppearance {
+        let v = glide.value(at: t), f = fraction(of: v)
+        let scale = thumbScale.value(at: t), shift = edgeShift.value(at: t)
+        return SliderAppearance(
+            value: v, fraction: f, thumbScale: scale, shift: shift,
+            thumbCenter: layout.thumbCenter(fraction: f, shift: shift),
+            thumbRadius: layout.thumbRadius * scale,
+            track: layout.track(shift: shift),
+            fillEnd: layout.position(forFraction: f),
+            visibleBand: layout.visibleBand(shift: shift))
+    }
+
+    // MARK: Input
+
+    /// Feeds one input event at time `t`. Returns true when the slider used it (a press outside the
+    /// slider, a second finger, or a key during a drag is not used).
+    @discardableResult
+    public mutating func handle(_ input: SliderInput, at t: Double) -> Bool {
+        let t = tick(t)
+        switch input {
+        case let .press(contact, p): return press(contact, at: p, time: t)
+        case let .move(contact, p): return move(contact, to: p, time: t)
+        case let .release(contact): return release(contact, time: t)
+        case .cancel: return cancel(time: t)
+        case let .key(key, isRepeat): return self.key(key, isRepeat: isRepeat, time: t)
+        case let .wheel(value120, axis): return wheel(value120: value120, axis: axis, time: t)
+        case let .scroll(pixels, axis): return scroll(pixels: pixels, axis: axis, time: t)
+        }
+    }
+
+    private mutating func press(_ contact: Contact, at p: SliderPoint, time t: Double) -> Bool {
+        guard gesture == nil, p.isFinite else { return false }
+        let shift = edgeShift.value(at: t)
+        guard layout.visibleBand(shift: shift).contains(p) else { return false }
+        let presented = glide.value(at: t)
+        var g = Gesture(contact: contact, start: p, last: p, valueBefore: glide.target,
+                        tracked: presented, finger: presented, distance: 0)
+        let thumb = layout.thumbCenter(fraction: fraction(of: presented), shift: shift)
+        let radius = layout.thumbRadius * thumbScale.value(at: t)
+        // Fingers are blunt: touch grabs the thumb anywhere within half the slider's thickness.
+        let reach = contact == .pointer ? radius + 1 : max(radius + 4, layout.thickness / 2)
+        if abs(layout.along(p) - layout.along(thumb)) <= reach {
+            glide.jump(to: presented, at: t)  // catch the thumb where it is: no jump
+        } else {
+            let v = configuration.minimum + layout.fraction(forPosition: layout.along(p)) * configuration.span
+            g.tracked = v
+            g.finger = v
+            glide(to: snapped(v), at: t, duration: configuration.jumpDuration)
+        }
+        gesture = g
+        scrollValue = nil
+        thumbScale.retarget(to: configuration.thumbScale, at: t, duration: configuration.thumbDuration)
+        edgeShift.retarget(to: 0, at: t, duration: configuration.edgeDuration)
+        pendingPhases.append(.began)
+        return true
+    }
+
+    private mutating func move(_ contact: Contact, to p: SliderPoint, time t: Double) -> Bool {
+        guard var g = gesture, g.contact == contact, p.isFinite else { return false }
+        let delta = layout.fraction(forMovement: layout.along(p) - layout.along(g.last)) * configuration.span
+        let distance = abs(layout.across(p) - layout.across(g.start))
+        (g.tracked, g.finger) = scrubbing.move(
+            tracked: g.tracked, finger: g.finger, delta: delta, distance: distance,
+            previousDistance: g.distance, range: range)
+        g.distance = distance
+        g.last = p
+        gesture = g
+        glide(to: snapped(g.tracked), at: t, duration: configuration.dragDuration, keepPace: configuration.dragDuration)
+        return true
+    }
+
+    private mutating func release(_ contact: Contact, time t: Double) -> Bool {
+        guard let g = gesture, g.contact == contact else { return false }
+        gesture = nil
+        glide(to: snapped(glide.target), at: t, duration: configuration.dragDuration, keepPace: configuration.dragDuration)
+        endGesture(at: t, phase: .ended)
+        return true
+    }
+
+    private mutating func cancel(time t: Double) -> Bool {
+        guard let g = gesture else { return false }
+        gesture = nil
+        glide(to: g.valueBefore, at: t, duration: configuration.jumpDuration)
+        endGesture(at: t, phase: .cancelled)
+        return true
+    }
+
+    private mutating func endGesture(at t: Double, phase: GesturePhase) {
+        thumbScale.retarget(to: 1, at: t, duration: configuration.thumbDuration)
+        edgeShift.retarget(to: layout.hiddenShift, at: t, duration: configuration.edgeDuration,
+                           delay: configuration.edgeHideDelay)
+        pendingPhases.append(phase)
+        if let v = pendingExternalTarget {
+            // An outside command that arrived during the gesture applies now that it is over.
+            pendingExternalTarget = nil
+            glide(to: v, at: t, duration: configuration.jumpDuration)
+        }
+    }
+
+    private mutating func key(_ key: SliderKey, isRepeat: Bool, time t: Double) -> Bool {
+        guard gesture == nil else { return false }
+        let c = configuration, base = glide.target
+        let page = c.span * c.pageFraction
+        let goal: Double = switch key {
+        case .increment: stepped(from: base, up: true)
+        case .decrement: stepped(from: base, up: false)
+        case .pageUp: base + page
+        case .pageDown: base - page
+        case .home: c.minimum
+        case .end: c.maximum
+        }
+        scrollValue = nil
+        // Repeats come faster than a jump glide lasts: follow them closely instead of lagging.
+        glide(to: snapped(goal), at: t, duration: isRepeat ? c.dragDuration : c.jumpDuration, keepPace: configuration.dragDuration)
+        return true
+    }
+
+    private mutating func wheel(value120: Int, axis: ScrollAxis, time t: Double) -> Bool {
+        guard gesture == nil else { return false }
+        // Scrolling down (positive vertical) lowers the value; scrolling right raises it.
+        wheelRemainder += axis == .vertical ? -value120 : value120
+        let detents = wheelRemainder / 120
+        wheelRemainder -= detents * 120
+        guard detents != 0 else { return true }
+        scrollValue = nil
+        let goal = glide.target + Double(detents) * configuration.resolvedKeyStep
+        glide(to: snapped(goal), at: t, duration: configuration.jumpDuration, keepPace: configuration.dragDuration)
+        return true
+    }
+
+    private mutating func scroll(pixels: Double, axis: ScrollAxis, time t: Double) -> Bool {
+        guard gesture == nil, pixels.isFinite else { return false }
+        let movement = axis == .vertical ? -pixels : pixels
+        let goal = ((scrollValue ?? glide.target) + movement / layout.travel * configuration.span).clamped(to: range)
+        scrollValue = goal
+        glide(to: snapped(goal), at: t, duration: configuration.dragDuration, keepPace: configuration.dragDuration)
+        return true
+    }
+
+    // MARK: Commands from outside
+
+    /// Sets the target from outside (stdin, OSC): the value glides there. Out-of-range values are
+    /// clamped; a non-finite one is refused. During a gesture the gesture wins: the target applies
+    /// when it ends.
+    public mutating func setTarget(_ value: Double, at t: Double) throws(SliderError) {
+        guard value.isFinite else { throw .notFinite("value") }
+        let t = tick(t)
+        let v = snapped(value)
+        scrollValue = nil
+        if gesture != nil {
+            pendingExternalTarget = v
+        } else {
+            glide(to: v, at: t, duration: configuration.jumpDuration, keepPace: configuration.dragDuration)
+        }
+    }
+
+    /// Moves the target by `delta` (relative commands such as `+5`).
+    public mutating func moveTarget(by delta: Double, at t: Double) throws(SliderError) {
+        guard delta.isFinite else { throw .notFinite("change") }
+        try setTarget((pendingExternalTarget ?? glide.target) + delta, at: t)
+    }
+
+    /// Changes the range live; the target and presented value are clamped into it.
+    public mutating func setRange(minimum: Double, maximum: Double, at t: Double) throws(SliderError) {
+        var c = configuration
+        c.minimum = minimum
+        c.maximum = maximum
+        if let step = c.step, step > c.span { c.step = nil }
+        try c.validate()
+        let t = tick(t)
+        let presented = glide.value(at: t), goal = glide.target
+        configuration = c
+        glide.jump(to: presented.clamped(to: range), at: t)
+        glide(to: snapped(goal), at: t, duration: configuration.jumpDuration)
+        pendingExternalTarget = pendingExternalTarget.map { snapped($0) }
+        needsFullRedraw = true
+    }
+
+    /// Sets or clears the step; the target moves onto the new grid.
+    public mutating func setStep(_ step: Double?, at t: Double) throws(SliderError) {
+        var c = configuration
+        c.step = step
+        try c.validate()
+        let t = tick(t)
+        configuration = c
+        glide(to: snapped(glide.target), at: t, duration: configuration.jumpDuration)
+    }
+
+    /// Lays the slider out on a surface of a new size.
+    public mutating func resize(to size: SliderSize) {
+        guard size != layout.size else { return }
+        layout = SliderLayout(configuration: configuration, size: size)
+        needsFullRedraw = true
+    }
+
+    // MARK: Frames
+
+    /// Advances to a frame's time: what to draw, what changed, what to emit.
+    public mutating func advance(to time: Double) -> SliderFrame {
+        let t = tick(time)
+        let now = appearance(at: t)
+        let damage = changedRegions(from: drawn, to: now)
+        let regionChanged = drawn?.visibleBand != now.visibleBand
+        drawn = now
+        needsFullRedraw = false
+        return SliderFrame(time: t, appearance: now, samples: samples(at: t, value: now.value),
+                           damage: damage, isAnimating: isAnimating(at: t), inputRegionChanged: regionChanged)
+    }
+
+    private mutating func samples(at t: Double, value: Double) -> [ValueSample] {
+        var out: [ValueSample] = []
+        if pendingPhases.isEmpty {
+            if lastSample?.value != value {
+                out.append(ValueSample(time: t, value: value, phase: gesture == nil ? .idle : .moved))
+            }
+        } else {
+            for phase in pendingPhases { out.append(ValueSample(time: t, value: value, phase: phase)) }
+            pendingPhases.removeAll(keepingCapacity: true)
+        }
+        out.removeAll { $0.value == lastSample?.value && $0.phase == lastSample?.phase }
+        if let last = out.last { lastSample = last }
+        return out
+    }
+
+    private func changedRegions(from old: SliderAppearance?, to new: SliderAppearance) -> [SliderRect] {
+        let surface = SliderRect(x: 0, y: 0, width: layout.size.width, height: layout.size.height)
+        guard let old, !needsFullRedraw, old.shift == new.shift, old.track == new.track else { return [surface] }
+        var rects: [SliderRect] = []
+        if old.thumbCenter != new.thumbCenter || old.thumbRadius != new.thumbRadius {
+            rects.append(layout.thumbBounds(center: old.thumbCenter, radius: old.thumbRadius)
+                .union(layout.thumbBounds(center: new.thumbCenter, radius: new.thumbRadius)))
+        }
+        if old.fillEnd != new.fillEnd {
+            rects.append(layout.trackSpan(from: old.fillEnd, to: new.fillEnd, shift: new.shift))
+        }
+        return rects.map { $0.intersection(surface) }.filter { !$0.isEmpty }
+    }
+
+    // MARK: Helpers
+
+    private var range: ClosedRange<Double> { configuration.minimum...configuration.maximum }
+
+    private func fraction(of v: Double) -> Double {
+        ((v - configuration.minimum) / configuration.span).clamped(to: 0...1)
+    }
+
+    /// Clamps to the range and, with a step, rounds to the nearest step from the minimum (the
+    /// maximum itself is always reachable, even off the grid).
+    private func snapped(_ v: Double) -> Double {
+        let c = configuration
+        let clamped = v.clamped(to: range)
+        guard let step = c.step else { return clamped }
+        var k = ((clamped - c.minimum) / step).rounded()
+        if c.minimum + k * step > c.maximum { k = ((c.maximum - c.minimum) / step).rounded(.down) }
+        let onGrid = c.minimum + k * step
+        return abs(c.maximum - clamped) < abs(onGrid - clamped) ? c.maximum : onGrid
+    }
+
+    /// One arrow key from `base`: with a step (and no separate key step), the next grid point in
+    /// that direction, so a value off the grid (the maximum) steps onto it instead of skipping one.
+    private func stepped(from base: Double, up: Bool) -> Double {
+        let c = configuration
+        guard let step = c.step, c.keyStep == nil else { return base + (up ? 1 : -1) * c.resolvedKeyStep }
+        let k = (base - c.minimum) / step
+        let next = up ? (k + 1e-9).rounded(.down) + 1 : (k - 1e-9).rounded(.up) - 1
+        return c.minimum + next * step
+    }
+
+    /// Heads the presented value for `v`. With `keepPace`, a glide under way with at least that
+    /// much time left is redirected rather than restarted (see ``Glide``).
+    private mutating func glide(to v: Double, at t: Double, duration: Double, keepPace: Double? = nil) {
+        glide.retarget(to: v, at: t, duration: duration, mode: configuration.glide, curve: configuration.curve,
+                       keepPace: keepPace, tolerance: configuration.span * 1e-7)
+    }
+
+    private mutating func tick(_ t: Double) -> Double {
+        if t.isFinite, t > clock { clock = t }
+        return clock
+    }
+}
+
+extension SliderConfiguration {
+    /// The size a slider asks for when nothing else decides: 320 long, `thickness` across.
+    public var preferredSize: SliderSize {
+        orientation == .horizontal
+            ? SliderSize(width: 320, height: thickness)
+            : SliderSize(width: thickness, height: 320)
+    }
+}

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The presented value's way to its target: the "presentation layer" of the slider value.
+///
+/// Every new target starts from the value presented at that moment, never from the old target, so
+/// the stream glides without steps. `value(at:)` is a pure function of this state and the time,
+/// cheap enough to call per audio sample.
+struct Glide: Sendable, Equatable {
+    private enum Motion: Sendable, Equatable {
+        /// target + gap · (1 − y(p)) / (1 − y0), with p = (t − start) / duration and y the timing
+        /// curve. A fresh glide has y0 = 0 and gap = from − target, which is the familiar
+        /// from + (target − from) · y(p). A glide redirected mid-way keeps its start and duration and
+        /// sets y0 to the progress reached, so it goes on at the same pace toward the new target.
+        case curve(start: Double, duration: Double, curve: TimingCurve, gap: Double, y0: Double)
+        /// target + (c1 + c2·(t − start)) · e^(−ω·(t − start)) until `end`, then exactly target.
+        case spring(start: Double, omega: Double, c1: Double, c2: Double, end: Double)
+    }
+
+    /// Where the value is headed (and where it rests once the glide ends).
+    private(set) var target: Double
+    private var motion: Motion
+
+    init(value: Double) {
+        target = value
+        motion = .curve(start: 0, duration: 0, curve: .linear, gap: 0, y0: 0)
+    }
+
+    /// The time at which the value reaches its target exactly.
+    var endTime: Double {
+        switch motion {
+        case .curve(let start, let duration, _, _, _): start + duration
+        case .spring(_, _, _, _, let end): end
+        }
+    }
+
+    func isMoving(at t: Double) -> Bool { t < endTime }
+
+    func value(at t: Double) -> Double {
+        var hint = 0.5
+        return value(at: t, hint: &hint)
+    }
+
+    /// `value(at:)` with the curve solver's parameter carried between calls (see `fill`).
+    private func value(at t: Double, hint: inout Double) -> Double {
+        switch motion {
+        case let .curve(start, duration, curve, gap, y0):
+            if t >= start + duration { return target }
+            let y = t <= start ? 0 : curve.value(at: (t - start) / duration, hint: &hint)
+            return target + gap * ((1 - max(y, y0)) / (1 - y0))
+        case let .spring(start, omega, c1, c2, end):
+            if t >= end { return target }
+            let dt = max(0, t - start)
+            return target + (c1 + c2 * dt) * exp(-omega * dt)
+        }
+    }
+
+    /// d value / dt at `t`.
+    func velocity(at t: Double) -> Double {
+        switch motion {
+        case let .curve(start, duration, curve, gap, y0):
+            guard t > start, t < start + duration else { return 0 }
+            return -gap / (1 - y0) / duration * min(curve.slope(at: (t - start) / duration), 1e6)
+        case let .spring(start, omega, c1, c2, end):
+            guard t < end else { return 0 }
+            let dt = max(0, t - start)
+            return (c2 - omega * (c1 + c2 * dt)) * exp(-omega * dt)
+        }
+    }
+
+    /// Sets the value at once, without a glide.
+    mutating func jump(to value: Double, at t: Double) {
+        target = value
+        motion = .curve(start: t, duration: 0, curve: .linear, gap: 0, y0: 0)
+    }
+
+    /// Heads for a new target from the value presented at `t`.
+    ///
+    /// - Parameters:
+    ///   - duration: the curve glide's length; for the spring, the time by which it has covered
+    ///     99 % of the way from rest.
+    ///   - keepPace: when a curve glide with at least this much time left is under way, redirect it
+    ///     instead of starting afresh: it keeps its end time and its progress along the curve (no
+    ///     restart from zero speed at every movement of a finger or every wheel detent).
+    ///   - tolerance: the spring ends (snaps exactly onto its target) once it is provably within
+    ///     this distance.
+    mutating func retarget(to newTarget: Double, at t: Double, duration: Double, mode: GlideMode,
+                           curve: TimingCurve, keepPace: Double? = nil, tolerance: Double) {
+        guard newTarget != target else { return }  // already headed there: keep its pace
+        let current = value(at: t)
+        guard duration > 0, current != newTarget else { return jump(to: newTarget, at: t) }
+        switch (mode, motion) {
+        case let (.curve, .curve(start, length, running, _, _)) where keepPace.map { start + length - t >= $0 } ?? false:
+            let p = (t - start) / length
+            let y0 = t <= start ? 0 : running(p)
+            motion = .curve(start: start, duration: length, curve: running, gap: current - newTarget, y0: y0)
+        case (.curve, _):
+            motion = .curve(start: t, duration: duration, curve: curve, gap: current - newTarget, y0: 0)
+        case (.spring, _):
+            motion = Self.spring(from: current, velocity: velocity(at: t), to: newTarget, at: t,
+                                 duration: duration, tolerance: tolerance)
+        }
+        target = newTarget
+    }
+
+    /// A critically damped spring from (x0, v0) to `target`. Velocity pointing away from the target
+    /// is dropped and velocity that would carry the value past it is capped, so the value always
+    /// moves monotonically toward its target: no needless reversal, no overshoot.
+    private static func spring(from x0: Double, velocity v0: Double, to target: Double, at t: Double,
+                               duration: Double, tolerance: Double) -> Motion {
+        // From rest, a critically damped spring has covered 99 % of the way at ωt ≈ 6.64.
+        let omega = 6.64 / duration
+        let c1 = x0 - target
+        var v = v0
+        if v * c1 > 0 { v = 0 }  // moving away from the target
+        var c2 = v + omega * c1
+        if c2 * c1 < 0 { c2 = 0 }  // would cross the target at t = -c1/c2
+        let end = t + settleTime(omega: omega, c1: c1, c2: c2, tolerance: tolerance)
+        return .spring(start: t, omega: omega, c1: c1, c2: c2, end: end)
+    }
+
+    /// The first time after which (|c1| + |c2|·t)·e^(-ωt), which bounds the distance to the target,
+    /// stays below the tolerance.
+    private static func settleTime(omega: Double, c1: Double, c2: Double, tolerance: Double) -> Double {
+        let a = abs(c1), b = abs(c2)
+        func envelope(_ t: Double) -> Double { (a + b * t) * exp(-omega * t) }
+        // The envelope rises until 1/ω − a/b, then falls for good.
+        var lo = b > 0 ? max(0, 1 / omega - a / b) : 0
+        if envelope(lo) <= tolerance { return lo }
+        var hi = max(lo, 1 / omega) * 2
+        while envelope(hi) > tolerance { lo = hi; hi *= 2 }
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if envelope(mid) > tolerance { lo = mid } else { hi = mid }
+        }
+        return hi
+    }
+
+    /// Samples the value at `startTime + i / sampleRate` into each slot of `buffer`: the audio-rate
+    /// view of the same glide. Allocates nothing.
+    func fill(_ buffer: UnsafeMutableBufferPointer<Float>, from startTime: Double, sampleRate: Double) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        let end = endTime
+        var hint = 0.0
+        var i = 0
+        while i < buffer.count {
+            let t = startTime + Double(i) / sampleRate
+            if t >= end {
+                // The rest of the block is the resting target.
+                (base + i).initialize(repeating: Float(target), count: buffer.count - i)
+                return
+            }
+            base[i] = Float(value(at: t, hint: &hint))
+            i += 1
+        }
+    }
+}
