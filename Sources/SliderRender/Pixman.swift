@@ -1,0 +1,148 @@
+// The renderer's only contact with pixman: images (owned references), clip regions and
+// composites. Everything else in the module speaks PixelRect, Color and CoverageMask.
+internal import CPixman
+
+/// How a layer combines with what is already in the buffer.
+enum BlendOp {
+    /// Replace (PIXMAN_OP_SRC): used for the background, so a repaint never depends on old pixels.
+    case source
+    /// Porter-Duff over (PIXMAN_OP_OVER) on premultiplied colours.
+    case over
+
+    var pixman: pixman_op_t {
+        switch self {
+        case .source: PIXMAN_OP_SRC
+        case .over: PIXMAN_OP_OVER
+        }
+    }
+}
+
+/// One owned reference to a pixman image, released on deinit; owns the pixels of masks it
+/// allocated itself.
+final class PixmanImage {
+    fileprivate let handle: OpaquePointer
+    private let ownedBytes: UnsafeMutableRawPointer?
+
+    private init(handle: OpaquePointer, ownedBytes: UnsafeMutableRawPointer?) {
+        self.handle = handle
+        self.ownedBytes = ownedBytes
+    }
+
+    deinit {
+        pixman_image_unref(handle)
+        ownedBytes?.deallocate()
+    }
+
+    /// A solid colour source covering the whole plane, given as premultiplied ARGB8888.
+    ///
+    /// pixman wants premultiplied 16-bit channels; widening 8-bit `v` to `v * 257` keeps the
+    /// composites bit-exact with 8-bit arithmetic.
+    convenience init(solidPremultiplied argb: UInt32) {
+        func widen(_ shift: UInt32) -> UInt16 { UInt16((argb >> shift) & 0xFF) * 257 }
+        var color = pixman_color_t(red: widen(16), green: widen(8), blue: widen(0), alpha: widen(24))
+        guard let handle = pixman_image_create_solid_fill(&color) else {
+            fatalError("pixman_image_create_solid_fill failed: out of memory")
+        }
+        self.init(handle: handle, ownedBytes: nil)
+    }
+
+    /// An 8-bit alpha mask of `width` × `height` whose bytes are produced by `coverage(column, row)`.
+    convenience init(alphaWidth width: Int, height: Int, coverage: (Int, Int) -> UInt8) {
+        self.init(format: PIXMAN_a8, bytesPerPixel: 1, width: width, height: height) { bytes, stride, column, row in
+            bytes.storeBytes(of: coverage(column, row), toByteOffset: row * stride + column, as: UInt8.self)
+        }
+    }
+
+    /// A premultiplied ARGB8888 image of `width` × `height` whose pixels are produced by
+    /// `pixel(column, row)`.
+    convenience init(argbWidth width: Int, height: Int, pixel: (Int, Int) -> UInt32) {
+        self.init(format: PIXMAN_a8r8g8b8, bytesPerPixel: 4, width: width, height: height) { bytes, stride, column, row in
+            bytes.storeBytes(of: pixel(column, row), toByteOffset: row * stride + column * 4, as: UInt32.self)
+        }
+    }
+
+    private convenience init(format: pixman_format_code_t, bytesPerPixel: Int, width: Int, height: Int,
+                             store: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) {
+        // pixman needs rows aligned to 4 bytes; an empty image still gets one pixel so it is
+        // valid (and fully transparent).
+        let w = max(width, 1), h = max(height, 1)
+        let stride = (w * bytesPerPixel + 3) & ~3
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: stride * h, alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: stride * h)
+        for row in 0..<min(height, h) {
+            for column in 0..<min(width, w) { store(bytes, stride, column, row) }
+        }
+        guard let handle = pixman_image_create_bits(format, Int32(w), Int32(h), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
+            fatalError("pixman_image_create_bits(\(w)x\(h), \(bytesPerPixel) bytes per pixel) failed: out of memory")
+        }
+        self.init(handle: handle, ownedBytes: bytes)
+    }
+}
+
+/// The caller's buffer wrapped as a pixman destination for the span of one render call,
+/// clipped to the damage so every composite stays inside it.
+struct Destination: ~Copyable {
+    private let handle: OpaquePointer
+    /// The clipped damage as pixman's banded rectangles (non-overlapping).
+    let rectangles: [PixelRect]
+    /// The bounding box of `rectangles`.
+    let extents: PixelRect
+
+    /// Wraps `buffer`, clipped to the union of `damage` (each already inside the buffer).
+    init(buffer: PixelBufferRef, damage: [PixelRect]) {
+        guard let handle = pixman_image_create_bits(
+            PIXMAN_a8r8g8b8, Int32(buffer.width), Int32(buffer.height),
+            buffer.base.assumingMemoryBound(to: UInt32.self), Int32(buffer.stride)
+        ) else {
+            fatalError("pixman_image_create_bits(a8r8g8b8, \(buffer.width)x\(buffer.height), stride \(buffer.stride)) failed")
+        }
+        self.handle = handle
+        // init_rects accepts overlapping boxes and normalizes them into a proper region.
+        var boxes: [pixman_box32_t] = []
+        boxes.reserveCapacity(damage.count)
+        for rect in damage where !rect.isEmpty {
+            boxes.append(pixman_box32_t(x1: Int32(rect.x), y1: Int32(rect.y), x2: Int32(rect.maxX), y2: Int32(rect.maxY)))
+        }
+        var region = pixman_region32_t()
+        guard pixman_region32_init_rects(&region, boxes, Int32(boxes.count)) != 0 else {
+            fatalError("pixman_region32_init_rects(\(boxes.count) boxes) failed: out of memory")
+        }
+        defer { pixman_region32_fini(&region) }
+        // The image keeps its own copy of the region.
+        pixman_image_set_clip_region32(handle, &region)
+        (rectangles, extents) = Self.read(region)
+    }
+
+    private static func read(_ region: pixman_region32_t) -> ([PixelRect], PixelRect) {
+        var region = region
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(&region, &count), count > 0 else {
+            return ([], PixelRect(x: 0, y: 0, width: 0, height: 0))
+        }
+        var rects: [PixelRect] = []
+        rects.reserveCapacity(Int(count))
+        var extents = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        for box in UnsafeBufferPointer(start: boxes, count: Int(count)) {
+            let rect = PixelRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2 - box.x1), height: Int(box.y2 - box.y1))
+            rects.append(rect)
+            extents = extents.union(rect)
+        }
+        return (rects, extents)
+    }
+
+    deinit { pixman_image_unref(handle) }
+
+    /// Composites `source` (top-left pixel on `sourceOrigin`; irrelevant for solid colours),
+    /// seen through `mask` (top-left pixel on `maskOrigin`), onto `area` of the buffer; the
+    /// clip region limits it further.
+    func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0),
+                   mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
+        guard let area = area.intersection(extents) else { return }
+        pixman_image_composite32(
+            op.pixman, source.handle, mask?.handle, handle,
+            Int32(area.x - sourceOrigin.x), Int32(area.y - sourceOrigin.y),
+            Int32(area.x - maskOrigin.x), Int32(area.y - maskOrigin.y),
+            Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)
+        )
+    }
+}

@@ -1,0 +1,59 @@
+// What to draw, and where to draw it.
+
+/// One frame of the slider, in logical pixels (surface-local, y down).
+///
+/// The renderer knows nothing about values or animation: whoever owns the slider's state
+/// (the engine) turns it into this geometry.
+public struct SliderScene: Sendable, Equatable {
+    /// The main axis; on `.vertical` the minimum is at the bottom.
+    public var axis: Axis
+    /// The bounding box of the track's outline (for a wedge: of its thick end's thickness).
+    public var track: Rect
+    /// The main-axis coordinate (x for horizontal, y for vertical) where the value fill stops,
+    /// normally the thumb's centre. The fill runs from the track's minimum end to here.
+    public var fillEnd: Double
+    /// The centre of the thumb.
+    public var thumbCenter: Point
+    /// The thumb's current radius, already including any grow animation.
+    public var thumbRadius: Double
+
+    /// Creates a scene.
+    public init(axis: Axis, track: Rect, fillEnd: Double, thumbCenter: Point, thumbRadius: Double) {
+        self.axis = axis
+        self.track = track
+        self.fillEnd = fillEnd
+        self.thumbCenter = thumbCenter
+        self.thumbRadius = thumbRadius
+    }
+
+    /// The thumb's disc as a rectangle (without its shadow), as an engine reports it for damage.
+    public var thumbBounds: Rect {
+        Rect(x: thumbCenter.x - thumbRadius, y: thumbCenter.y - thumbRadius, width: 2 * thumbRadius, height: 2 * thumbRadius)
+    }
+}
+
+/// A caller-owned pixel buffer: premultiplied ARGB8888, i.e. each pixel one native-endian
+/// (little-endian here) 32-bit word `0xAARRGGBB` — Wayland's `WL_SHM_FORMAT_ARGB8888`.
+///
+/// The renderer never keeps the pointer beyond one `render` call.
+public struct PixelBufferRef {
+    /// The first byte of the top row; must be 4-byte aligned.
+    public var base: UnsafeMutableRawPointer
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// Bytes from one row to the next; a multiple of 4, at least `4 * width`.
+    public var stride: Int
+
+    /// Describes a buffer; `stride` defaults to tightly packed rows.
+    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int? = nil) {
+        self.base = base
+        self.width = width
+        self.height = height
+        self.stride = stride ?? width * 4
+    }
+
+    /// The whole buffer as a pixel rectangle.
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+}

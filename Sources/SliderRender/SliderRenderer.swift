@@ -1,0 +1,200 @@
+// The slider renderer: paints a SliderScene into a caller-owned ARGB8888 buffer, repainting
+// only the damaged rectangles.
+//
+// Layers, bottom to top, each clipped to the damage: background (replaces old pixels) →
+// track → value fill → thumb over its shadow (one cached sprite). Because every damaged pixel
+// is rebuilt from the background up, a partial repaint is pixel-identical to a full one.
+//
+// Cost model: shapes are rasterized once (track mask per geometry, thumb sprite per radius
+// and subpixel phase) and each frame is a handful of pixman composites over the damage only;
+// scripts/bench-render measures it.
+import Glibc
+
+/// Draws sliders with pixman, caching every rasterized shape between frames.
+///
+/// Not thread-safe: use one renderer from one thread.
+public final class SliderRenderer {
+    /// The look; changing it drops whatever cached state depends on it.
+    public var style: SliderStyle {
+        didSet { restyle(from: oldValue) }
+    }
+
+    private var paints: Paints
+    private var trackMask: (layout: TaperedCapsule, axis: Axis, box: PixelRect, mask: PlacedImage)?
+    private var thumbSprites = ThumbSpriteCache()
+    private var thumbSpriteScale = 0.0
+    private var trackRasterizations = 0
+
+    /// Creates a renderer for `style`.
+    public init(style: SliderStyle = SliderStyle()) {
+        self.style = style
+        paints = Paints(style)
+    }
+
+    /// How many shapes were rasterized into masks so far (track and thumb); a frame that
+    /// only moves a resting thumb adds nothing.
+    public var maskRasterizations: Int { trackRasterizations + thumbSprites.rasterizations }
+
+    /// Paints `scene` at `scale` (buffer pixels per logical pixel) into `buffer`.
+    ///
+    /// - Parameter damage: the buffer rectangles to repaint (see `deviceDamage`); nil repaints
+    ///   the whole buffer. Pixels outside the damage are left untouched.
+    /// - Returns: the rectangles actually repainted: the damage clipped to the buffer, as
+    ///   non-overlapping rectangles, ready for `wl_surface.damage_buffer`.
+    public func render(_ scene: SliderScene, scale: Double, into buffer: PixelBufferRef, damage: [PixelRect]?) -> [PixelRect] {
+        Self.check(scene, scale: scale, buffer: buffer)
+        let clipped = Self.clip(damage, to: buffer.bounds)
+        guard !clipped.isEmpty else { return [] }
+        if scale != thumbSpriteScale {
+            thumbSprites.removeAll()
+            thumbSpriteScale = scale
+        }
+        let layout = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
+        let destination = Destination(buffer: buffer, damage: clipped)
+        destination.composite(.source, paints.background, area: destination.extents)
+        drawTrack(layout, on: destination)
+        drawThumb(layout, scale: scale, on: destination)
+        return destination.rectangles
+    }
+
+    /// Converts logical damage (thumb bounds, fill spans, as the engine reports them) into
+    /// buffer rectangles for `render`.
+    ///
+    /// Each rectangle grows by what the renderer draws beyond the geometry (the thumb's
+    /// shadow, antialiasing, and the sub-pixel snapping of track and thumb), is scaled,
+    /// rounded outward to whole pixels and clipped to the buffer; empty results are dropped.
+    public func deviceDamage(forLogical rects: [Rect], scale: Double, bufferWidth: Int, bufferHeight: Int) -> [PixelRect] {
+        let bounds = PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)
+        let outset = style.shadow ? ShadowLook.outset : 0
+        // One extra buffer pixel covers snapping (≤ ½ px) and quantization (≤ ⅛ px).
+        let margin = 1
+        var result: [PixelRect] = []
+        result.reserveCapacity(rects.count)
+        for rect in rects where !rect.isEmpty && rect.x.isFinite && rect.y.isFinite && rect.maxX.isFinite && rect.maxY.isFinite {
+            let left = Self.pixel(floor((rect.x - outset) * scale)) - margin
+            let top = Self.pixel(floor((rect.y - outset) * scale)) - margin
+            let right = Self.pixel(ceil((rect.maxX + outset) * scale)) + margin
+            let bottom = Self.pixel(ceil((rect.maxY + outset) * scale)) + margin
+            if let inside = PixelRect(x: left, y: top, width: right - left, height: bottom - top).intersection(bounds) {
+                result.append(inside)
+            }
+        }
+        return result
+    }
+
+    /// The damage inside the buffer (the whole buffer for nil), empty rectangles dropped.
+    private static func clip(_ damage: [PixelRect]?, to bounds: PixelRect) -> [PixelRect] {
+        guard let damage else { return [bounds] }
+        var clipped: [PixelRect] = []
+        clipped.reserveCapacity(damage.count)
+        for rect in damage {
+            if let inside = rect.intersection(bounds) { clipped.append(inside) }
+        }
+        return clipped
+    }
+
+    /// A rounded coordinate as Int, clamped far outside any buffer so huge values cannot trap.
+    private static func pixel(_ value: Double) -> Int {
+        Int(min(max(value, -1_000_000), 1_000_000))
+    }
+
+    private static func check(_ scene: SliderScene, scale: Double, buffer: PixelBufferRef) {
+        precondition(scale.isFinite && scale > 0, "render: scale must be finite and positive, got \(scale)")
+        precondition(buffer.width > 0 && buffer.height > 0, "render: empty buffer \(buffer.width)x\(buffer.height)")
+        precondition(buffer.stride >= buffer.width * 4 && buffer.stride % 4 == 0,
+                     "render: stride \(buffer.stride) must be a multiple of 4 and at least \(buffer.width * 4)")
+        let numbers = [scene.track.x, scene.track.y, scene.track.width, scene.track.height,
+                       scene.fillEnd, scene.thumbCenter.x, scene.thumbCenter.y, scene.thumbRadius]
+        precondition(numbers.allSatisfy { $0.isFinite && abs($0) < 100_000 },
+                     "render: scene geometry must be finite and within ±100000, got \(scene)")
+    }
+
+    private func restyle(from old: SliderStyle) {
+        paints = Paints(style)
+        if style.trackShape != old.trackShape { trackMask = nil }
+        if style.shadow != old.shadow || style.thumbColor != old.thumbColor { thumbSprites.removeAll() }
+    }
+}
+
+// MARK: - Layers
+
+extension SliderRenderer {
+    /// The track's outline filled with the fill colour from the minimum end to `fillEnd` and
+    /// the track colour beyond; the pixel row/column the boundary crosses gets the mix of both
+    /// in proportion, so the fill's end is antialiased like every other edge.
+    private func drawTrack(_ layout: DeviceLayout, on destination: borrowing Destination) {
+        let mask = trackMask(for: layout)
+        let box = mask.box
+        guard box.intersection(destination.extents) != nil else { return }
+        let boundary = Int(floor(layout.fillEnd))
+        let fraction: Double
+        let fillArea: PixelRect, edgeArea: PixelRect, trackArea: PixelRect
+        if layout.axis == .horizontal {
+            fraction = layout.fillEnd - Double(boundary)
+            fillArea = PixelRect(x: box.x, y: box.y, width: boundary - box.x, height: box.height)
+            edgeArea = PixelRect(x: boundary, y: box.y, width: 1, height: box.height)
+            trackArea = PixelRect(x: boundary + 1, y: box.y, width: box.maxX - boundary - 1, height: box.height)
+        } else {
+            // Vertical: the minimum is at the bottom, so the fill covers rows from fillEnd down.
+            fraction = Double(boundary + 1) - layout.fillEnd
+            trackArea = PixelRect(x: box.x, y: box.y, width: box.width, height: boundary - box.y)
+            edgeArea = PixelRect(x: box.x, y: boundary, width: box.width, height: 1)
+            fillArea = PixelRect(x: box.x, y: boundary + 1, width: box.width, height: box.maxY - boundary - 1)
+        }
+        let origin = (box.x, box.y)
+        destination.composite(.over, paints.fill, mask: mask.image, maskOrigin: origin, area: fillArea)
+        destination.composite(.over, paints.track, mask: mask.image, maskOrigin: origin, area: trackArea)
+        if edgeArea.intersection(destination.extents) != nil {
+            let mixed = PixmanImage(solidPremultiplied: paints.mix(fillShare: fraction))
+            destination.composite(.over, mixed, mask: mask.image, maskOrigin: origin, area: edgeArea)
+        }
+    }
+
+    /// The track's mask, rasterized again only when its geometry changes (resize, new scale).
+    private func trackMask(for layout: DeviceLayout) -> PlacedImage {
+        if let cached = trackMask, cached.layout == layout.track, cached.axis == layout.axis, cached.box == layout.trackBox {
+            return cached.mask
+        }
+        let mask = PlacedImage(maskOver: layout.trackBox) { layout.trackCoverage(column: $0, row: $1) }
+        trackRasterizations += 1
+        trackMask = (layout.track, layout.axis, layout.trackBox, mask)
+        return mask
+    }
+
+    /// The thumb and its shadow in one composite of the cached sprite, placed at the thumb's
+    /// whole-pixel centre (the sprite carries the subpixel phase).
+    private func drawThumb(_ layout: DeviceLayout, scale: Double, on destination: borrowing Destination) {
+        guard layout.thumb.radius > 0 else { return }
+        let key = ThumbKey(layout.thumb)
+        let (shadow, color) = (style.shadow, style.thumbColor.premultipliedARGB)
+        let sprite = thumbSprites.sprite(for: key) { ThumbSprite(key: key, scale: scale, color: color, shadow: shadow) }
+        let area = sprite.placed.moved(by: Int(floor(layout.thumb.centreX)), Int(floor(layout.thumb.centreY)))
+        destination.composite(.over, sprite.placed.image, sourceOrigin: (area.x, area.y), area: area)
+    }
+}
+
+/// The solid colour sources of one style, premultiplied once.
+private struct Paints {
+    let background: PixmanImage
+    let track: PixmanImage
+    let fill: PixmanImage
+    private let trackARGB: UInt32
+    private let fillARGB: UInt32
+
+    init(_ style: SliderStyle) {
+        background = PixmanImage(solidPremultiplied: style.backgroundColor.premultipliedARGB)
+        trackARGB = style.trackColor.premultipliedARGB
+        fillARGB = style.fillColor.premultipliedARGB
+        track = PixmanImage(solidPremultiplied: trackARGB)
+        fill = PixmanImage(solidPremultiplied: fillARGB)
+    }
+
+    /// The premultiplied blend of fill and track colours, `fillShare` of the fill.
+    func mix(fillShare: Double) -> UInt32 {
+        func channel(_ shift: UInt32) -> UInt32 {
+            let f = Double((fillARGB >> shift) & 0xFF), t = Double((trackARGB >> shift) & 0xFF)
+            return UInt32(f * fillShare + t * (1 - fillShare) + 0.5) << shift
+        }
+        return channel(24) | channel(16) | channel(8) | channel(0)
+    }
+}
