@@ -1,0 +1,323 @@
+// The connection to the compositor: connect, the registry and its globals, version negotiation, and
+// how the display fd takes part in the EventLoop (prepare_read / read_events / dispatch / flush).
+internal import CWaylandClient
+internal import CWaylandProtocols
+internal import Glibc
+
+/// A bound singleton global: its proxy and the version it was bound with.
+struct BoundGlobal {
+    let proxy: OpaquePointer
+    let version: UInt32
+}
+
+/// Owns the `wl_display`: disconnects when the last owner (the registry) goes away, so every proxy
+/// is destroyed before the display.
+final class DisplayHandle {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        wl_display_disconnect(pointer)
+    }
+}
+
+/// Receives `wl_registry` events. It exists before the connection object is complete (the first
+/// roundtrip fills `advertised`), then forwards later events to the connection.
+final class Registry {
+    let proxy: OpaquePointer
+    /// Kept so the display outlives this proxy.
+    let display: DisplayHandle
+    private(set) var advertised: [AdvertisedGlobal] = []
+    weak var connection: WaylandConnection?
+
+    init(display: DisplayHandle) {
+        self.display = display
+        proxy = wl_display_get_registry(display.pointer)
+        wl_registry_add_listener(proxy, Listeners.registry, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        wl_registry_destroy(proxy)
+    }
+
+    func global(name: UInt32, interface: String, version: UInt32) {
+        let global = AdvertisedGlobal(name: name, interface: interface, version: version)
+        advertised.append(global)
+        connection?.globalAdded(global)
+    }
+
+    func globalRemove(name: UInt32) {
+        advertised.removeAll { $0.name == name }
+        connection?.globalRemoved(name: name)
+    }
+}
+
+/// A connection to a Wayland compositor with the globals wlslider needs bound.
+///
+/// Connecting binds every global at `min(advertised, supported)`; `wl_compositor` ≥ 4, `wl_shm` and
+/// `xdg_wm_base` are required. Layer-shell, viewporter, fractional scale, cursor shape, seats and
+/// outputs are optional. After `attach(to:)` the connection reads and dispatches events inside the
+/// loop; a lost connection or a protocol error makes `EventLoop.run()` throw a `WaylandError`.
+public final class WaylandConnection {
+    let display: OpaquePointer
+    private let registry: Registry
+    let compositor: BoundGlobal
+    let shm: BoundGlobal
+    let wmBase: BoundGlobal
+    let layerShell: BoundGlobal?
+    let viewporter: BoundGlobal?
+    let fractionalScaleManager: BoundGlobal?
+    let cursorShapeManager: BoundGlobal?
+    private(set) var seats: [UInt32: Seat] = [:]
+    private(set) var outputs: [UInt32: Output] = [:]
+    /// Live surfaces by their wl_surface pointer, so input events find the surface they are for.
+    private var surfaces: [UInt: WeakSurface] = [:]
+    private var cursorImages: CursorImages?
+    private(set) weak var loop: EventLoop?
+    private var displaySource: EventLoop.SourceToken?
+    private var readPrepared = false
+
+    /// Connects to `displayName` (nil: `WAYLAND_DISPLAY`/`WAYLAND_SOCKET`, as `wl_display_connect`
+    /// does), binds the globals and waits for the seats' and outputs' initial state.
+    public init(displayName: String? = nil) throws(WaylandError) {
+        guard let display = wl_display_connect(displayName) else {
+            throw WaylandConnection.connectFailure(displayName, errno: lastErrno())
+        }
+        // On a throw below, the registry and then the display are released in that order.
+        let registry = Registry(display: DisplayHandle(display))
+        if wl_display_roundtrip(display) < 0 {
+            let code = wl_display_get_error(display)
+            throw WaylandError(.connectionLost, "lost the connection to the compositor during the first roundtrip: \(errnoDescription(code))")
+        }
+        let plan = try planBindings(registry.advertised)
+        func bind(_ spec: GlobalSpec, _ interface: UnsafePointer<wl_interface>) -> BoundGlobal? {
+            guard let binding = plan.singletons[spec.interface] else { return nil }
+            let raw = wl_registry_bind(registry.proxy, binding.name, interface, binding.version)
+            return BoundGlobal(proxy: OpaquePointer(raw!), version: binding.version)
+        }
+        self.display = display
+        self.registry = registry
+        compositor = bind(.compositor, wlslider_wl_compositor_interface())!
+        shm = bind(.shm, wlslider_wl_shm_interface())!
+        wmBase = bind(.wmBase, wlslider_xdg_wm_base_interface())!
+        layerShell = bind(.layerShell, wlslider_zwlr_layer_shell_v1_interface())
+        viewporter = bind(.viewporter, wlslider_wp_viewporter_interface())
+        fractionalScaleManager = bind(.fractionalScale, wlslider_wp_fractional_scale_manager_v1_interface())
+        cursorShapeManager = bind(.cursorShape, wlslider_wp_cursor_shape_manager_v1_interface())
+        xdg_wm_base_add_listener(wmBase.proxy, Listeners.wmBase, Unmanaged.passUnretained(self).toOpaque())
+        registry.connection = self
+        for binding in plan.seats { addSeat(binding) }
+        for binding in plan.outputs { addOutput(binding) }
+        try roundtrip()
+    }
+
+    deinit {
+        if let displaySource { loop?.removeSource(displaySource) }
+        if readPrepared { wl_display_cancel_read(display) }
+        seats.removeAll()
+        outputs.removeAll()
+        cursorImages = nil
+        destroyGlobals()
+        // `registry` goes next and takes the display with it.
+    }
+
+    // MARK: Public API
+
+    /// Whether `zwlr_layer_shell_v1` is offered: without it, edge mode falls back to a toplevel.
+    public var hasLayerShell: Bool { layerShell != nil }
+    /// The bound `zwlr_layer_shell_v1` version (nil when absent).
+    public var layerShellVersion: UInt32? { layerShell?.version }
+    /// Whether surfaces scale with `wp_fractional_scale_v1` + `wp_viewporter`.
+    public var hasFractionalScale: Bool { fractionalScaleManager != nil && viewporter != nil }
+    /// Whether the cursor is set with `wp_cursor_shape_v1` (else a themed cursor).
+    public var hasCursorShape: Bool { cursorShapeManager != nil }
+
+    /// One line naming what is bound, e.g. "wl_compositor v5, wl_shm v1, xdg_wm_base v2, wl_seat v7 ×1".
+    public var boundGlobalsDescription: String {
+        let singletons: [(String, BoundGlobal?)] = [
+            ("wl_compositor", compositor), ("wl_shm", shm), ("xdg_wm_base", wmBase),
+            ("zwlr_layer_shell_v1", layerShell), ("wp_viewporter", viewporter),
+            ("wp_fractional_scale_manager_v1", fractionalScaleManager),
+            ("wp_cursor_shape_manager_v1", cursorShapeManager),
+        ]
+        var parts = singletons.compactMap { name, global in global.map { "\(name) v\($0.version)" } }
+        if let seat = seats.values.first { parts.append("wl_seat v\(seat.version) ×\(seats.count)") }
+        if let output = outputs.values.first { parts.append("wl_output v\(output.version) ×\(outputs.count)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Lets `loop` read, dispatch and flush this connection. Call once.
+    public func attach(to loop: EventLoop) {
+        precondition(displaySource == nil, "WaylandConnection.attach(to:) called twice")
+        self.loop = loop
+        displaySource = loop.addSource(fd: wl_display_get_fd(display),
+                                       prepare: { [unowned self] in try self.prepareRead() },
+                                       handler: { [unowned self] in try self.completeRead($0) })
+        for seat in seats.values { seat.loopAttached() }
+    }
+
+    /// Sends all requests and waits until the compositor processed them, dispatching what it sent
+    /// back. Do not call from inside a handler while a read is prepared (the loop completes its read
+    /// before any app handler runs, so app handlers are safe).
+    public func roundtrip() throws(WaylandError) {
+        if wl_display_roundtrip(display) < 0 { throw connectionError(while: "waiting for a roundtrip") }
+    }
+
+    /// Sends queued requests now (the loop does this before each poll; call it before exiting).
+    public func flush() {
+        _ = wl_display_flush(display)
+    }
+
+    /// Creates a surface with `role`. Throws for `.layer` without layer-shell (check `hasLayerShell`).
+    public func makeSurface(role: SurfaceRole, delegate: (any SliderSurfaceDelegate)?) throws(WaylandError) -> SliderSurface {
+        try SliderSurface(connection: self, role: role, delegate: delegate)
+    }
+
+    // MARK: Globals
+
+    func globalAdded(_ global: AdvertisedGlobal) {
+        if let binding = bindingsForEach([global], of: .seat).first { addSeat(binding) }
+        if let binding = bindingsForEach([global], of: .output).first { addOutput(binding) }
+    }
+
+    func globalRemoved(name: UInt32) {
+        if let seat = seats.removeValue(forKey: name) { seat.removeAllDevices() }
+        if let output = outputs.removeValue(forKey: name) {
+            for surface in liveSurfaces { surface.outputRemoved(output) }
+        }
+    }
+
+    private func addSeat(_ binding: GlobalBinding) {
+        seats[binding.name] = Seat(connection: self, registry: registry.proxy, binding: binding)
+    }
+
+    private func addOutput(_ binding: GlobalBinding) {
+        let output = Output(registry: registry.proxy, binding: binding)
+        output.onScaleChange = { [unowned self] _ in
+            for surface in liveSurfaces { surface.outputsChanged() }
+        }
+        outputs[binding.name] = output
+    }
+
+    private func destroyGlobals() {
+        // Protocol objects that have a destructor request get it; the rest are forgotten locally.
+        if let cursorShapeManager { wp_cursor_shape_manager_v1_destroy(cursorShapeManager.proxy) }
+        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager.proxy) }
+        if let viewporter { wp_viewporter_destroy(viewporter.proxy) }
+        if let layerShell {
+            // zwlr_layer_shell_v1.destroy exists from version 3 on.
+            if layerShell.version >= 3 { zwlr_layer_shell_v1_destroy(layerShell.proxy) } else { wl_proxy_destroy(layerShell.proxy) }
+        }
+        xdg_wm_base_destroy(wmBase.proxy)
+        wl_shm_destroy(shm.proxy)
+        wl_compositor_destroy(compositor.proxy)
+    }
+
+    /// The cursor setter, created on first use (most runs never see a pointer).
+    var cursors: CursorImages {
+        if let cursorImages { return cursorImages }
+        let created = CursorImages(connection: self)
+        cursorImages = created
+        return created
+    }
+
+    func ping(serial: UInt32) {
+        xdg_wm_base_pong(wmBase.proxy, serial)
+    }
+
+    /// Scales of every output (for a surface that has not entered one yet).
+    var outputScales: [Int32] { outputs.values.map(\.scale) }
+
+    func output(for proxy: OpaquePointer?) -> Output? {
+        outputs.values.first { $0.proxy == proxy }
+    }
+
+    // MARK: Surfaces
+
+    func register(_ surface: SliderSurface) {
+        surfaces[UInt(bitPattern: surface.proxy)] = WeakSurface(surface)
+    }
+
+    func unregister(_ proxy: OpaquePointer) {
+        surfaces[UInt(bitPattern: proxy)] = nil
+    }
+
+    /// The SliderSurface behind a wl_surface an input event names (nil: not one of ours, or gone).
+    func surface(for proxy: OpaquePointer?) -> SliderSurface? {
+        guard let proxy else { return nil }
+        return surfaces[UInt(bitPattern: proxy)]?.surface
+    }
+
+    private var liveSurfaces: [SliderSurface] { surfaces.values.compactMap(\.surface) }
+
+    // MARK: Reading and dispatching inside the loop
+
+    /// Before poll: dispatch what is queued until a read can be prepared, then flush. EAGAIN on flush
+    /// (socket full) → also wait for POLLOUT. EPIPE is not fatal yet: libwayland leaves it so we can
+    /// still read the compositor's last words (often a protocol error) before reporting.
+    private func prepareRead() throws(WaylandError) -> EventLoop.Events {
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { throw connectionError(while: "dispatching events") }
+        }
+        readPrepared = true
+        if wl_display_flush(display) < 0 {
+            let code = lastErrno()
+            if code == EAGAIN { return [.readable, .writable] }
+            if code != EPIPE {
+                wl_display_cancel_read(display)
+                readPrepared = false
+                throw connectionError(while: "sending requests")
+            }
+        }
+        return .readable
+    }
+
+    /// After poll (called every time): read or cancel the prepared read, dispatch, flush if writable.
+    private func completeRead(_ events: EventLoop.Events) throws(WaylandError) {
+        if readPrepared {
+            readPrepared = false
+            if !events.isDisjoint(with: [.readable, .hangup, .error, .invalid]) {
+                if wl_display_read_events(display) < 0 { throw connectionError(while: "reading events") }
+            } else {
+                wl_display_cancel_read(display)
+            }
+        }
+        if wl_display_dispatch_pending(display) < 0 { throw connectionError(while: "dispatching events") }
+        if events.contains(.writable), wl_display_flush(display) < 0, lastErrno() != EAGAIN, lastErrno() != EPIPE {
+            throw connectionError(while: "sending requests")
+        }
+    }
+
+    /// The display's error as one line: the protocol error (interface, object id, code) if the
+    /// compositor sent one, else the errno of the broken connection.
+    func connectionError(while doing: String) -> WaylandError {
+        let code = wl_display_get_error(display)
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let error = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "an unknown interface"
+            return WaylandError(.protocolError, "the compositor reported protocol error \(error) on \(name)@\(id) (while \(doing))")
+        }
+        let reason = code == 0 ? "the compositor closed the connection" : errnoDescription(code)
+        return WaylandError(.connectionLost, "lost the connection to the compositor while \(doing): \(reason)")
+    }
+
+    private static func connectFailure(_ name: String?, errno code: Int32) -> WaylandError {
+        if environment("XDG_RUNTIME_DIR") == nil && name?.hasPrefix("/") != true {
+            return WaylandError(.connectionFailed, "cannot connect to a Wayland compositor: XDG_RUNTIME_DIR is not set")
+        }
+        let target = name ?? environment("WAYLAND_SOCKET").map { "WAYLAND_SOCKET=\($0)" }
+            ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
+        return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(errnoDescription(code))")
+    }
+}
+
+/// A weak reference to a surface, for the connection's lookup table.
+struct WeakSurface {
+    weak var surface: SliderSurface?
+    init(_ surface: SliderSurface) { self.surface = surface }
+}

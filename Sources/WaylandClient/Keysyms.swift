@@ -1,0 +1,46 @@
+// Keysym values the app may match against `KeyboardEvent.key(keysym:...)`, taken from xkbcommon.
+internal import CXKBCommon
+
+/// XKB keysyms (from xkbcommon-keysyms.h) for the keys a slider understands.
+public enum Keysym {
+    /// Left arrow.
+    public static let left = UInt32(XKB_KEY_Left)
+    /// Right arrow.
+    public static let right = UInt32(XKB_KEY_Right)
+    /// Up arrow.
+    public static let up = UInt32(XKB_KEY_Up)
+    /// Down arrow.
+    public static let down = UInt32(XKB_KEY_Down)
+    /// Page Up (XKB "Prior").
+    public static let pageUp = UInt32(XKB_KEY_Page_Up)
+    /// Page Down (XKB "Next").
+    public static let pageDown = UInt32(XKB_KEY_Page_Down)
+    /// Home.
+    public static let home = UInt32(XKB_KEY_Home)
+    /// End.
+    public static let end = UInt32(XKB_KEY_End)
+    /// Escape.
+    public static let escape = UInt32(XKB_KEY_Escape)
+    /// Return.
+    public static let `return` = UInt32(XKB_KEY_Return)
+    /// Space.
+    public static let space = UInt32(XKB_KEY_space)
+    /// +.
+    public static let plus = UInt32(XKB_KEY_plus)
+    /// -.
+    public static let minus = UInt32(XKB_KEY_minus)
+    /// Keypad +.
+    public static let keypadAdd = UInt32(XKB_KEY_KP_Add)
+    /// Keypad -.
+    public static let keypadSubtract = UInt32(XKB_KEY_KP_Subtract)
+    /// q.
+    public static let q = UInt32(XKB_KEY_q)
+
+    /// The keysym's name, e.g. "Left" or "Page_Up" ("" when unknown), for logs and tests.
+    public static func name(_ keysym: UInt32) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = xkb_keysym_get_name(keysym, &buffer, buffer.count)
+        guard length > 0 else { return "" }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,48 @@
+// wl_output: only its scale matters here (integer HiDPI without fractional-scale-v1).
+internal import CWaylandClient
+
+/// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes).
+final class Output {
+    let proxy: OpaquePointer
+    let globalName: UInt32
+    let version: UInt32
+    /// The scale in effect (1 until told otherwise).
+    private(set) var scale: Int32 = 1
+    private var pendingScale: Int32?
+    /// The output name (v4), e.g. "HEADLESS-1", for logs.
+    private(set) var name = ""
+    /// Called after a `done` that changed the scale.
+    var onScaleChange: ((Output) -> Void)?
+
+    init(registry: OpaquePointer, binding: GlobalBinding) {
+        let raw = wl_registry_bind(registry, binding.name, wlslider_wl_output_interface(), binding.version)
+        proxy = OpaquePointer(raw!)
+        globalName = binding.name
+        version = binding.version
+        wl_output_add_listener(proxy, Listeners.output, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        // wl_output.release exists from version 3 on; older outputs can only be forgotten locally.
+        if version >= 3 { wl_output_release(proxy) } else { wl_output_destroy(proxy) }
+    }
+
+    // MARK: Events (from Listeners.swift)
+
+    func scaleEvent(_ factor: Int32) {
+        pendingScale = factor
+        // Version 1 has no `done`; version 2 introduced both `scale` and `done`, so this never waits.
+    }
+
+    func nameEvent(_ name: String) {
+        self.name = name
+    }
+
+    func done() {
+        guard let pendingScale else { return }
+        self.pendingScale = nil
+        let changed = pendingScale != scale
+        scale = max(pendingScale, 1)
+        if changed { onScaleChange?(self) }
+    }
+}

@@ -1,0 +1,146 @@
+// Pure grouping of wl_pointer events into frames, and the choice among the three ways a compositor
+// reports scrolling (value120, discrete steps, continuous pixels).
+
+/// Everything one frame said about one scroll axis.
+struct AxisFrame: Equatable {
+    var pixels: Double?
+    var discrete: Int32?
+    var value120: Int32?
+    var stopped = false
+    var time: UInt32 = 0
+
+    /// The events for this axis: prefer `axis_value120` (seat 8), else `axis_discrete` × 120 (seat
+    /// 5-7), else the continuous distance in pixels; then the stop, if any.
+    func events(axis: PointerAxis, source: AxisSource) -> [PointerEvent] {
+        var events: [PointerEvent] = []
+        if let value120 {
+            events.append(.wheel(axis: axis, value120: value120, source: source, time: time))
+        } else if let discrete {
+            events.append(.wheel(axis: axis, value120: discrete &* 120, source: source, time: time))
+        } else if let pixels, pixels != 0 {
+            events.append(.scroll(axis: axis, pixels: pixels, source: source, time: time))
+        }
+        if stopped { events.append(.scrollStop(axis: axis, time: time)) }
+        return events
+    }
+}
+
+/// Groups pointer events by `wl_pointer.frame`. On a seat older than 5 there are no frames: each call
+/// returns its event as a batch of its own. Every method returns a batch to deliver, or nil.
+struct PointerFrameAssembler {
+    /// Whether the compositor sends `wl_pointer.frame` (seat version ≥ 5).
+    let usesFrames: Bool
+    private(set) var pending: [PointerEvent] = []
+    private var source: AxisSource?
+    private var vertical = AxisFrame()
+    private var horizontal = AxisFrame()
+
+    init(usesFrames: Bool) {
+        self.usesFrames = usesFrames
+    }
+
+    /// enter, leave, motion, button.
+    mutating func add(_ event: PointerEvent) -> [PointerEvent]? {
+        pending.append(event)
+        return usesFrames ? nil : frame()
+    }
+
+    /// `wl_pointer.axis`: continuous distance.
+    mutating func axis(_ axis: PointerAxis, pixels: Double, time: UInt32) -> [PointerEvent]? {
+        update(axis) { $0.pixels = ($0.pixels ?? 0) + pixels; $0.time = time }
+        return usesFrames ? nil : frame()
+    }
+
+    /// `wl_pointer.axis_discrete` (seat 5-7), sent before the `axis` event of the same frame.
+    mutating func axisDiscrete(_ axis: PointerAxis, steps: Int32) {
+        update(axis) { $0.discrete = ($0.discrete ?? 0) &+ steps }
+    }
+
+    /// `wl_pointer.axis_value120` (seat 8), replaces `axis_discrete`.
+    mutating func axisValue120(_ axis: PointerAxis, value: Int32) {
+        update(axis) { $0.value120 = ($0.value120 ?? 0) &+ value }
+    }
+
+    /// `wl_pointer.axis_source`: applies to the axis events of this frame.
+    mutating func axisSource(_ source: AxisSource) {
+        self.source = source
+    }
+
+    /// `wl_pointer.axis_stop`.
+    mutating func axisStop(_ axis: PointerAxis, time: UInt32) {
+        update(axis) { $0.stopped = true; $0.time = time }
+    }
+
+    /// `wl_pointer.frame`: the batch (other events in order, then scrolling per axis), nil if empty.
+    mutating func frame() -> [PointerEvent]? {
+        let scrollSource = source ?? .unknown
+        var batch = pending
+        batch += vertical.events(axis: .vertical, source: scrollSource)
+        batch += horizontal.events(axis: .horizontal, source: scrollSource)
+        pending.removeAll()
+        vertical = AxisFrame()
+        horizontal = AxisFrame()
+        source = nil
+        return batch.isEmpty ? nil : batch
+    }
+
+    private mutating func update(_ axis: PointerAxis, _ change: (inout AxisFrame) -> Void) {
+        switch axis {
+        case .vertical: change(&vertical)
+        case .horizontal: change(&horizontal)
+        }
+    }
+}
+
+/// Turns wheel movement in 120ths into whole detents and keeps the remainder, so a high-resolution
+/// wheel (e.g. 4 × 30) moves the slider exactly as far as a classic one (1 × 120). A change of
+/// direction drops the remainder, so jitter on a free-spinning wheel does not add up to a step.
+public struct WheelAccumulator: Equatable, Sendable {
+    /// The 120ths not yet turned into a detent (|remainder| < 120).
+    public private(set) var remainder120: Int32 = 0
+
+    /// An empty accumulator.
+    public init() {}
+
+    /// Adds `value120` and returns the whole detents it completes (signed like the input).
+    public mutating func add(value120: Int32) -> Int32 {
+        if (remainder120 > 0 && value120 < 0) || (remainder120 < 0 && value120 > 0) { remainder120 = 0 }
+        let total = Int64(remainder120) + Int64(value120)
+        let detents = total / 120
+        remainder120 = Int32(total - detents * 120)
+        return Int32(clamping: detents)
+    }
+
+    /// Drops the remainder (e.g. when the pointer leaves).
+    public mutating func reset() {
+        remainder120 = 0
+    }
+}
+
+/// Turns continuous scrolling (touchpad pixels) into whole steps of `pixelsPerStep`, keeping the
+/// remainder; reset it at `scrollStop`.
+public struct ScrollAccumulator: Equatable, Sendable {
+    /// Logical pixels of scrolling per step (> 0).
+    public let pixelsPerStep: Double
+    /// The distance not yet turned into a step (|remainder| < pixelsPerStep).
+    public private(set) var remainder: Double = 0
+
+    /// An empty accumulator; `pixelsPerStep` below 1 counts as 1.
+    public init(pixelsPerStep: Double) {
+        self.pixelsPerStep = max(pixelsPerStep, 1)
+    }
+
+    /// Adds `pixels` and returns the whole steps completed (signed like the input).
+    public mutating func add(pixels: Double) -> Int {
+        if (remainder > 0 && pixels < 0) || (remainder < 0 && pixels > 0) { remainder = 0 }
+        let total = remainder + pixels
+        let steps = (total / pixelsPerStep).rounded(.towardZero)
+        remainder = total - steps * pixelsPerStep
+        return Int(steps)
+    }
+
+    /// Drops the remainder.
+    public mutating func reset() {
+        remainder = 0
+    }
+}

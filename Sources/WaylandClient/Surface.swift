@@ -1,0 +1,349 @@
+// The slider's wl_surface: its role, scale, frame callbacks, buffers and the order of requests that
+// present a frame. Decisions (what to draw, when to animate) stay with the app.
+internal import CWaylandClient
+internal import CWaylandProtocols
+
+/// A screen edge, for layer-shell (edge mode).
+public enum Edge: Equatable, Sendable {
+    /// The left screen edge (a vertical slider).
+    case left
+    /// The right screen edge (a vertical slider).
+    case right
+    /// The top screen edge (a horizontal slider).
+    case top
+    /// The bottom screen edge (a horizontal slider).
+    case bottom
+}
+
+/// What kind of window the slider is.
+public enum SurfaceRole: Equatable, Sendable {
+    /// An ordinary window (`xdg_toplevel`). A configured size of 0 in an axis means "choose": then
+    /// `preferredSize` is used.
+    case toplevel(title: String, appID: String, preferredSize: LogicalSize)
+    /// A `zwlr_layer_surface_v1` on the overlay layer anchored to `edge` and centred along it,
+    /// namespace "wlslider", exclusive zone 0 (reserves no space). `keyboardOnDemand` asks for
+    /// keyboard focus when clicked (layer-shell v4; older versions get no keyboard focus).
+    case layer(edge: Edge, size: LogicalSize, keyboardOnDemand: Bool)
+}
+
+/// What the surface tells the app. All calls happen inside `EventLoop.run()` on its thread.
+/// Input methods have empty default implementations.
+public protocol SliderSurfaceDelegate: AnyObject {
+    /// The compositor configured the surface to `logicalSize` (first time, or a new size). Present a
+    /// frame of this size. Configures that keep the size are acknowledged and committed without
+    /// bothering the app.
+    func surface(_ surface: SliderSurface, configured logicalSize: LogicalSize)
+    /// The user or compositor closed the window (`xdg_toplevel.close`, `zwlr_layer_surface_v1.closed`).
+    func surfaceClosed(_ surface: SliderSurface)
+    /// The scale changed: repaint everything at `surface.bufferSize` (buffer ages were reset to 0).
+    /// It may come before the first configure: then only remember it (present after `configured`).
+    func surface(_ surface: SliderSurface, scaleChanged scale: SurfaceScale)
+    /// The frame callback requested with `present(requestingFrame: true)` or `requestFrame()` fired;
+    /// `timeMs` is the compositor's timestamp in milliseconds (monotonic, arbitrary base).
+    func surface(_ surface: SliderSurface, frameDone timeMs: UInt32)
+    /// A batch of touch events (one `wl_touch.frame`), or a lone `.cancel`.
+    func surface(_ surface: SliderSurface, touch batch: [TouchEvent])
+    /// A batch of pointer events (one `wl_pointer.frame`).
+    func surface(_ surface: SliderSurface, pointer batch: [PointerEvent])
+    /// A keyboard event while the surface has keyboard focus.
+    func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent)
+}
+
+extension SliderSurfaceDelegate {
+    /// Ignores touch.
+    public func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {}
+    /// Ignores the pointer.
+    public func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {}
+    /// Ignores the keyboard.
+    public func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {}
+}
+
+/// Pixels to draw into, valid only inside the `present` closure that received them.
+/// Format: premultiplied ARGB8888 (`WL_SHM_FORMAT_ARGB8888`), i.e. one native-endian UInt32 per pixel.
+public struct PixelBuffer {
+    /// The first pixel (top-left).
+    public let base: UnsafeMutableRawPointer
+    /// Size in pixels.
+    public let size: PixelSize
+    /// Bytes from one row to the next.
+    public let stride: Int32
+    /// How many presents ago this buffer's content was drawn: 1 = it holds the last presented frame,
+    /// 2 = the one before, ...; 0 = unknown content (repaint everything).
+    public let age: Int
+    /// The scale the buffer is for.
+    public let scale: SurfaceScale
+}
+
+/// What `present` did.
+public enum PresentResult: Equatable, Sendable {
+    /// The frame was committed.
+    case presented
+    /// The draw closure returned no damage: nothing was committed (a requested frame callback was
+    /// still requested).
+    case nothingDamaged
+    /// The compositor holds every buffer (`BufferSet.maximumCount`): nothing was drawn; a frame
+    /// callback was requested so the app gets a `frameDone` to try again.
+    case buffersBusy
+}
+
+/// The slider's surface: a `wl_surface` with a toplevel or layer role, HiDPI handling, shm buffers
+/// and frame callbacks. Create it with `WaylandConnection.makeSurface(role:delegate:)`.
+public final class SliderSurface {
+    /// Receives configure, close, scale, frame and input events (held weakly).
+    public weak var delegate: (any SliderSurfaceDelegate)?
+    let connection: WaylandConnection
+    let proxy: OpaquePointer
+    private var roleObject: AnyObject?
+    private var viewport: OpaquePointer?
+    private var fractionalScale: OpaquePointer?
+    private var frameCallback: OpaquePointer?
+    private var enteredOutputs: [Output] = []
+    private var pool: ShmPool?
+    private var bufferSet = BufferSet()
+    private var buffers: [Int: ShmBuffer] = [:]
+    /// What was last sent: buffer scale (integer mode) or viewport destination (fractional mode).
+    private var sentBufferScale: Int32 = 1
+    private var sentViewportSize: LogicalSize?
+    private var hasPresented = false
+
+    /// The size the compositor configured (valid once `isConfigured`).
+    public private(set) var logicalSize = LogicalSize(width: 0, height: 0)
+    /// The scale to render at.
+    public private(set) var scale: SurfaceScale
+    /// Whether the first configure arrived (presenting before it is a protocol error).
+    public private(set) var isConfigured = false
+    /// The role it was created with.
+    public let role: SurfaceRole
+
+    init(connection: WaylandConnection, role: SurfaceRole, delegate: (any SliderSurfaceDelegate)?) throws(WaylandError) {
+        if case .layer = role, connection.layerShell == nil {
+            throw .missingGlobal("zwlr_layer_shell_v1")
+        }
+        self.connection = connection
+        self.role = role
+        self.delegate = delegate
+        proxy = wl_compositor_create_surface(connection.compositor.proxy)
+        scale = connection.hasFractionalScale
+            ? SurfaceScale(fractional: 120)
+            : SurfaceScale(integer: integerScale(entered: [], allOutputs: connection.outputScales))
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        wl_surface_add_listener(proxy, Listeners.surface, me)
+        if let viewporter = connection.viewporter, let manager = connection.fractionalScaleManager {
+            viewport = wp_viewporter_get_viewport(viewporter.proxy, proxy)
+            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager.proxy, proxy)
+            wp_fractional_scale_v1_add_listener(fractionalScale, Listeners.fractionalScale, me)
+        }
+        connection.register(self)
+        roleObject = makeRoleObject(role)
+        // The initial commit without a buffer asks for the first configure.
+        wl_surface_commit(proxy)
+    }
+
+    deinit {
+        connection.unregister(proxy)
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        roleObject = nil
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
+        buffers.removeAll()
+        pool = nil
+        wl_surface_destroy(proxy)
+    }
+
+    private func makeRoleObject(_ role: SurfaceRole) -> AnyObject {
+        switch role {
+        case let .toplevel(title, appID, preferredSize):
+            return Toplevel(wmBase: connection.wmBase.proxy, surface: self, title: title, appID: appID,
+                            preferredSize: preferredSize)
+        case let .layer(edge, size, keyboardOnDemand):
+            return LayerSurface(shell: connection.layerShell!, surface: self, edge: edge, size: size,
+                                keyboardOnDemand: keyboardOnDemand)
+        }
+    }
+
+    // MARK: Public API
+
+    /// The buffer size for the current logical size and scale.
+    public var bufferSize: PixelSize { scale.bufferSize(for: logicalSize) }
+
+    /// Whether a frame callback is pending (at most one is).
+    public var hasPendingFrame: Bool { frameCallback != nil }
+
+    /// Asks for a frame callback without new content (frame + commit); no effect if one is pending.
+    public func requestFrame() {
+        guard frameCallback == nil else { return }
+        addFrameCallback()
+        wl_surface_commit(proxy)
+    }
+
+    /// Draws and presents one frame. `draw` gets a free buffer of `bufferSize` (never one the
+    /// compositor holds) with its age, draws what changed since that age and returns the damaged
+    /// rectangles in buffer pixels. Then, in this order: `damage_buffer` for each rectangle, `frame`
+    /// (when `requestingFrame` and none is pending), `attach`, `commit`.
+    /// Traps when called before the first configure (a programmer error).
+    @discardableResult
+    public func present(requestingFrame: Bool = false, draw: (PixelBuffer) -> [BufferRect]) throws(WaylandError) -> PresentResult {
+        precondition(isConfigured, "SliderSurface.present before the first configure")
+        let size = bufferSize
+        guard let buffer = try acquireBuffer(size) else {
+            requestFrame()
+            return .buffersBusy
+        }
+        let pixels = PixelBuffer(base: pool!.pixels(at: buffer.offset), size: size, stride: buffer.stride,
+                                 age: bufferSet.age(of: buffer.id), scale: scale)
+        let damage = draw(pixels).compactMap { $0.clamped(to: size) }
+        guard !damage.isEmpty else {
+            bufferSet.abandoned(buffer.id)
+            if requestingFrame { requestFrame() }
+            return .nothingDamaged
+        }
+        sendScaleState()
+        for rect in damage { wl_surface_damage_buffer(proxy, rect.x, rect.y, rect.width, rect.height) }
+        if requestingFrame && frameCallback == nil { addFrameCallback() }
+        wl_surface_attach(proxy, buffer.proxy, 0, 0)
+        wl_surface_commit(proxy)
+        bufferSet.presented(buffer.id)
+        hasPresented = true
+        return .presented
+    }
+
+    /// Sets where the surface takes input, in logical coordinates (nil = the whole surface); an empty
+    /// array lets all input through. Takes effect with the next commit or present.
+    public func setInputRegion(_ rects: [LogicalRect]?) {
+        guard let rects else {
+            wl_surface_set_input_region(proxy, nil)
+            return
+        }
+        let region = wl_compositor_create_region(connection.compositor.proxy)
+        for rect in rects { wl_region_add(region, rect.x, rect.y, rect.width, rect.height) }
+        wl_surface_set_input_region(proxy, region)
+        wl_region_destroy(region)
+    }
+
+    /// Commits pending state (e.g. an input region) without a new buffer.
+    public func commit() {
+        wl_surface_commit(proxy)
+    }
+
+    /// Marks every buffer's content unknown (age 0), e.g. after the app changed its colours.
+    public func invalidateBuffers() {
+        bufferSet.invalidateContents()
+    }
+
+    // MARK: Buffers
+
+    /// A free buffer of `size` (reused or new), or nil when all buffers are busy.
+    private func acquireBuffer(_ size: PixelSize) throws(WaylandError) -> ShmBuffer? {
+        let (choice, dropped) = bufferSet.acquire(size: size)
+        for id in dropped { buffers[id] = nil }
+        switch choice {
+        case let .reuse(id, _): return buffers[id]
+        case .exhausted: return nil
+        case .allocate: break
+        }
+        let (_, length) = try ShmPool.layout(size)
+        // Room for two buffers from the start: the second comes with the second frame.
+        let pool: ShmPool
+        if let existing = self.pool {
+            pool = existing
+        } else {
+            pool = try ShmPool(shm: connection.shm.proxy, capacity: 2 * length)
+            self.pool = pool
+        }
+        let buffer = try pool.makeBuffer(size: size)
+        buffer.id = bufferSet.add(size: size)
+        buffer.onRelease = { [weak self] in self?.bufferReleased($0) }
+        buffers[buffer.id] = buffer
+        return buffer
+    }
+
+    private func bufferReleased(_ buffer: ShmBuffer) {
+        if bufferSet.released(buffer.id) { buffers[buffer.id] = nil }
+    }
+
+    // MARK: Frame callbacks
+
+    private func addFrameCallback() {
+        guard frameCallback == nil else { return }
+        let callback = wl_surface_frame(proxy)
+        wl_callback_add_listener(callback, Listeners.frameCallback, Unmanaged.passUnretained(self).toOpaque())
+        frameCallback = callback
+    }
+
+    func frameDone(time: UInt32) {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        delegate?.surface(self, frameDone: time)
+    }
+
+    // MARK: Role events (from Toplevel / LayerSurface, after they acknowledged the configure)
+
+    func roleConfigured(_ size: LogicalSize) {
+        guard !isConfigured || size != logicalSize else {
+            // Same size: the acknowledgement takes effect with a commit; nothing to redraw.
+            if hasPresented { wl_surface_commit(proxy) }
+            return
+        }
+        logicalSize = size
+        isConfigured = true
+        bufferSet.invalidateContents()
+        delegate?.surface(self, configured: size)
+    }
+
+    func roleClosed() {
+        delegate?.surfaceClosed(self)
+    }
+
+    // MARK: Scale
+
+    /// Fractional mode: buffer scale stays 1 and the viewport maps the buffer onto the logical size.
+    /// Integer mode: `set_buffer_scale`. Sent before damage, so it applies with the same commit.
+    private func sendScaleState() {
+        if let viewport {
+            if sentViewportSize != logicalSize {
+                wp_viewport_set_destination(viewport, logicalSize.width, logicalSize.height)
+                sentViewportSize = logicalSize
+            }
+        } else if sentBufferScale != scale.integerCeiling {
+            wl_surface_set_buffer_scale(proxy, scale.integerCeiling)
+            sentBufferScale = scale.integerCeiling
+        }
+    }
+
+    private func updateScale(_ newScale: SurfaceScale) {
+        guard newScale != scale else { return }
+        scale = newScale
+        bufferSet.invalidateContents()
+        delegate?.surface(self, scaleChanged: newScale)
+    }
+
+    private func updateIntegerScale() {
+        guard fractionalScale == nil else { return }
+        let entered = enteredOutputs.map(\.scale)
+        updateScale(SurfaceScale(integer: integerScale(entered: entered, allOutputs: connection.outputScales)))
+    }
+
+    func preferredScale(_ value120: UInt32) {
+        updateScale(SurfaceScale(fractional: value120))
+    }
+
+    func outputEntered(_ proxy: OpaquePointer?) {
+        guard let output = connection.output(for: proxy), !enteredOutputs.contains(where: { $0 === output }) else { return }
+        enteredOutputs.append(output)
+        updateIntegerScale()
+    }
+
+    func outputLeft(_ proxy: OpaquePointer?) {
+        enteredOutputs.removeAll { $0.proxy == proxy }
+        updateIntegerScale()
+    }
+
+    func outputRemoved(_ output: Output) {
+        enteredOutputs.removeAll { $0 === output }
+        updateIntegerScale()
+    }
+
+    func outputsChanged() {
+        updateIntegerScale()
+    }
+}

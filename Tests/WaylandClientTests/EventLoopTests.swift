@@ -1,0 +1,133 @@
+import Glibc
+import Testing
+@testable import WaylandClient
+
+private struct Boom: Error, Equatable {}
+
+/// A pipe whose ends close when the test is done.
+private final class Pipe {
+    let read: Int32
+    let write: Int32
+    init() {
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0)
+        read = fds[0]
+        write = fds[1]
+    }
+    deinit {
+        close(read)
+        close(write)
+    }
+    func send(_ byte: UInt8) {
+        var value = byte
+        precondition(Glibc.write(write, &value, 1) == 1)
+    }
+    func receive() -> UInt8 {
+        var value: UInt8 = 0
+        precondition(Glibc.read(read, &value, 1) == 1)
+        return value
+    }
+}
+
+@Suite struct EventLoopTests {
+    @Test func pollTimeoutRoundsUpAndBlocksWithoutDeadline() {
+        let now = MonotonicInstant(nanoseconds: 1_000_000_000)
+        #expect(EventLoop.pollTimeout(now: now, deadline: nil) == -1)
+        #expect(EventLoop.pollTimeout(now: now, deadline: now) == 0)
+        #expect(EventLoop.pollTimeout(now: now, deadline: now.advanced(byNanoseconds: -5)) == 0)
+        #expect(EventLoop.pollTimeout(now: now, deadline: now.advanced(byNanoseconds: 1)) == 1)
+        #expect(EventLoop.pollTimeout(now: now, deadline: now.advanced(byMilliseconds: 1.5)) == 2)
+        #expect(EventLoop.pollTimeout(now: now, deadline: now.advanced(byMilliseconds: 16)) == 16)
+        #expect(EventLoop.pollTimeout(now: now, deadline: MonotonicInstant(nanoseconds: .max)) == Int32.max)
+    }
+
+    @Test func readableSourceRunsItsHandler() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        var received: [UInt8] = []
+        var seen: EventLoop.Events = []
+        loop.addSource(fd: pipe.read, events: .readable) { events in
+            seen = events
+            received.append(pipe.receive())
+            if received.count == 2 { loop.stop() }
+        }
+        pipe.send(7)
+        pipe.send(9)
+        try loop.run()
+        #expect(received == [7, 9])
+        #expect(seen.contains(.readable))
+    }
+
+    @Test func removedSourceIsNotCalledAgain() throws {
+        let loop = EventLoop()
+        let first = Pipe(), second = Pipe()
+        var calls = 0
+        var secondToken: EventLoop.SourceToken?
+        loop.addSource(fd: first.read, events: .readable) { _ in
+            _ = first.receive()
+            calls += 1
+            loop.removeSource(secondToken!)
+            loop.stop()
+        }
+        secondToken = loop.addSource(fd: second.read, events: .readable) { _ in Issue.record("removed source ran") }
+        first.send(1)
+        second.send(1)
+        try loop.run()
+        #expect(calls == 1)
+    }
+
+    @Test func timersFireInOrderAndRunReturnsWhenNothingIsLeft() throws {
+        let loop = EventLoop()
+        var fired: [String] = []
+        let start = MonotonicInstant.now()
+        loop.addTimer(at: start.advanced(byMilliseconds: 20)) { fired.append("late") }
+        loop.addTimer(at: start.advanced(byMilliseconds: 5)) { fired.append("early") }
+        let cancelled = loop.addTimer(at: start.advanced(byMilliseconds: 10)) { fired.append("cancelled") }
+        loop.cancelTimer(cancelled)
+        try loop.run()
+        let elapsed = MonotonicInstant.now().nanoseconds - start.nanoseconds
+        #expect(fired == ["early", "late"])
+        #expect(elapsed >= 20_000_000)
+        #expect(elapsed < 1_000_000_000)
+    }
+
+    @Test func aThrowingHandlerStopsTheLoopWithItsError() {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        loop.addSource(fd: pipe.read, events: .readable) { _ in throw Boom() }
+        pipe.send(1)
+        #expect(throws: Boom()) { try loop.run() }
+    }
+
+    @Test func closedFdIsReportedInvalidAndRemoved() throws {
+        let loop = EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        close(fds[1])
+        var seen: EventLoop.Events = []
+        loop.addSource(fd: fds[0], events: .readable) { seen = $0 }
+        try loop.run()  // returns: the only source was removed after reporting POLLNVAL
+        #expect(seen.contains(.invalid))
+    }
+
+    @Test func blockedSignalArrivesThroughTheLoop() throws {
+        let loop = EventLoop()
+        var signals: [Int32] = []
+        try loop.addSignalSource([SIGUSR1, SIGUSR2]) { signal in
+            signals.append(signal)
+            loop.stop()
+        }
+        // raise() targets this thread, where the signal is now blocked: it waits in the signalfd.
+        raise(SIGUSR2)
+        try loop.run()
+        #expect(signals == [SIGUSR2])
+    }
+
+    @Test func monotonicInstantArithmetic() {
+        let t = MonotonicInstant(nanoseconds: 100)
+        #expect(t.advanced(byNanoseconds: -200).nanoseconds == 0)
+        #expect(t.advanced(byMilliseconds: 1).nanoseconds == 1_000_100)
+        #expect(t < t.advanced(byNanoseconds: 1))
+    }
+}

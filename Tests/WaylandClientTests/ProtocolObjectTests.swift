@@ -1,0 +1,93 @@
+import Glibc
+import Testing
+@testable import WaylandClient
+
+/// Tests of the pure helpers on the protocol objects (no compositor needed).
+@Suite struct ProtocolObjectTests {
+    private let preferred = LogicalSize(width: 320, height: 48)
+
+    @Test func toplevelHonoursTheConfiguredSize() {
+        #expect(Toplevel.configuredSize(width: 800, height: 600, preferred: preferred) == LogicalSize(width: 800, height: 600))
+    }
+
+    @Test func toplevelZeroMeansClientChoosesPerAxis() {
+        #expect(Toplevel.configuredSize(width: 0, height: 0, preferred: preferred) == preferred)
+        #expect(Toplevel.configuredSize(width: 500, height: 0, preferred: preferred) == LogicalSize(width: 500, height: 48))
+        #expect(Toplevel.configuredSize(width: -3, height: 90, preferred: preferred) == LogicalSize(width: 320, height: 90))
+    }
+
+    @Test func layerSurfaceAnchorsOneEdge() {
+        #expect(LayerSurface.anchor(for: .top) == 1)
+        #expect(LayerSurface.anchor(for: .bottom) == 2)
+        #expect(LayerSurface.anchor(for: .left) == 4)
+        #expect(LayerSurface.anchor(for: .right) == 8)
+    }
+
+    @Test func keyboardOnDemandNeedsLayerShell4() {
+        #expect(LayerSurface.keyboardInteractivity(shellVersion: 4, onDemand: true) == 2)
+        #expect(LayerSurface.keyboardInteractivity(shellVersion: 3, onDemand: true) == 0)
+        #expect(LayerSurface.keyboardInteractivity(shellVersion: 4, onDemand: false) == 0)
+    }
+
+    @Test func layerSurfaceKeepsTheRequestedSizeWhereConfiguredZero() {
+        let requested = LogicalSize(width: 48, height: 320)
+        #expect(LayerSurface.configuredSize(width: 0, height: 0, requested: requested) == requested)
+        #expect(LayerSurface.configuredSize(width: 48, height: 600, requested: requested) == LogicalSize(width: 48, height: 600))
+    }
+
+    @Test func cursorSizeFromTheEnvironmentValue() {
+        #expect(CursorImages.baseSize(nil) == 24)
+        #expect(CursorImages.baseSize("32") == 32)
+        #expect(CursorImages.baseSize("huge") == 24)
+        #expect(CursorImages.baseSize("0") == 24)
+    }
+
+    @Test func bufferLayoutRejectsWhatWlShmCannotDescribe() throws {
+        let layout = try ShmPool.layout(PixelSize(width: 320, height: 48))
+        #expect(layout.stride == 1280)
+        #expect(layout.length == 61_440)
+        #expect(throws: WaylandError.self) { try ShmPool.layout(PixelSize(width: 40_000, height: 40_000)) }
+        #expect(throws: WaylandError.self) { try ShmPool.layout(PixelSize(width: 0, height: 10)) }
+        do {
+            _ = try ShmPool.layout(PixelSize(width: 40_000, height: 40_000))
+        } catch {
+            #expect(error.description == "wl_shm: a 40000x40000 buffer does not fit in a pool (at most 2 GiB, sides > 0)")
+        }
+    }
+
+    @Test func keymapTextEndsAtTheFirstNul() {
+        let withNul: [UInt8] = Array("xkb_keymap {};".utf8) + [0]
+        withNul.withUnsafeBytes { #expect(XKBKeymap.textLength($0) == withNul.count - 1) }
+        let without: [UInt8] = Array("xkb_keymap {};".utf8)
+        without.withUnsafeBytes { #expect(XKBKeymap.textLength($0) == without.count) }
+    }
+
+    @Test func axisSourceCodesMapToTheProtocolEnum() {
+        #expect(Pointer.axisSource(0) == .wheel)
+        #expect(Pointer.axisSource(1) == .finger)
+        #expect(Pointer.axisSource(2) == .continuous)
+        #expect(Pointer.axisSource(3) == .wheelTilt)
+        #expect(Pointer.axisSource(99) == .unknown)
+    }
+}
+
+@Suite struct ConnectionErrorTests {
+    @Test func connectingToANonexistentSocketIsAOneLineError() {
+        do {
+            _ = try WaylandConnection(displayName: "/nonexistent-wlslider-dir/wayland-9")
+            Issue.record("connected to a socket that does not exist")
+        } catch {
+            #expect(error.kind == .connectionFailed)
+            #expect(error.description == "cannot connect to the Wayland compositor at /nonexistent-wlslider-dir/wayland-9: No such file or directory (errno 2)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func errorTextsAreSingleLines() {
+        let system = WaylandError.systemCall("memfd_create", errno: EMFILE, while: "creating a buffer pool")
+        #expect(system.description == "memfd_create failed while creating a buffer pool: Too many open files (errno 24)")
+        #expect(WaylandError.missingGlobal("xdg_wm_base").description == "xdg_wm_base: not offered by the compositor")
+        #expect(WaylandError.versionTooOld("wl_compositor", needed: 4, offered: 3).description
+                == "wl_compositor: need version 4, compositor offers 3")
+    }
+}
