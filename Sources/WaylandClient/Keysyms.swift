@@ -19,6 +19,15 @@ public enum Keysym {
     public static let home = UInt32(XKB_KEY_Home)
     /// End.
     public static let end = UInt32(XKB_KEY_End)
+    /// Keypad arrows, Page Up/Down, Home and End (NumLock off).
+    public static let keypadLeft = UInt32(XKB_KEY_KP_Left)
+    public static let keypadRight = UInt32(XKB_KEY_KP_Right)
+    public static let keypadUp = UInt32(XKB_KEY_KP_Up)
+    public static let keypadDown = UInt32(XKB_KEY_KP_Down)
+    public static let keypadPageUp = UInt32(XKB_KEY_KP_Page_Up)
+    public static let keypadPageDown = UInt32(XKB_KEY_KP_Page_Down)
+    public static let keypadHome = UInt32(XKB_KEY_KP_Home)
+    public static let keypadEnd = UInt32(XKB_KEY_KP_End)
     /// Escape.
     public static let escape = UInt32(XKB_KEY_Escape)
     /// Return.

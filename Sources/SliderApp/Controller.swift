@@ -1,0 +1,188 @@
+import SliderEngine
+import SliderRender
+import WaylandClient
+
+/// Ties the engine to the surface: input in, frames out, paced by frame callbacks.
+///
+/// Input only marks the slider dirty; a frame is drawn at once when no frame callback is pending,
+/// otherwise when it arrives, and the next callback is asked for only while something animates, so
+/// an idle slider costs no wake-ups at all.
+final class SliderController: SliderSurfaceDelegate {
+    private(set) var slider: Slider
+    private let renderer: SliderRenderer
+    private let clock: AppClock
+    private let loop: EventLoop
+    private let outputs: ValueOutputs
+    private let manageInputRegion: Bool
+    /// Set once the surface exists (it needs this object as its delegate first).
+    var surface: SliderSurface?
+    /// Called once when the app must stop: 0 for a clean end, 1 for a compositor error.
+    var onExit: (Int32, String?) -> Void = { _, _ in }
+
+    private var pacer = FramePacer()
+    private var history = DamageHistory()
+    private var input = InputMapping()
+    private var tickTimer: EventLoop.TimerToken?
+    /// The next frame repaints every pixel (first frame, new scale, buffers lost).
+    private var repaintAll = true
+
+    init(slider: Slider, style: SliderStyle, clock: AppClock, loop: EventLoop, outputs: ValueOutputs,
+         manageInputRegion: Bool) {
+        self.slider = slider
+        renderer = SliderRenderer(style: style)
+        self.clock = clock
+        self.loop = loop
+        self.outputs = outputs
+        self.manageInputRegion = manageInputRegion
+    }
+
+    // MARK: Changes from outside
+
+    /// Applies a change to the engine (an outside command) and schedules a frame.
+    func update(_ change: (inout Slider, Double) throws(SliderError) -> Void) throws(SliderError) {
+        try change(&slider, clock.now())
+        requestFrame()
+    }
+
+    /// The value to leave the sinks with when the app stops now: the target, so a glide cut short
+    /// by SIGTERM or `quit` still delivers where it was going.
+    func finalSample() -> ValueSample {
+        ValueSample(time: clock.now(), value: slider.target, phase: .idle)
+    }
+
+    // MARK: SliderSurfaceDelegate
+
+    func surface(_ surface: SliderSurface, configured logicalSize: LogicalSize) {
+        slider.resize(to: SliderSize(width: Double(logicalSize.width), height: Double(logicalSize.height)))
+        repaintAll = true
+        requestFrame()
+    }
+
+    func surfaceClosed(_ surface: SliderSurface) {
+        onExit(0, nil)
+    }
+
+    func surface(_ surface: SliderSurface, scaleChanged scale: SurfaceScale) {
+        repaintAll = true
+        if surface.isConfigured { requestFrame() }
+    }
+
+    func surface(_ surface: SliderSurface, frameDone timeMs: UInt32) {
+        let t = clock.frameTime(callbackMilliseconds: timeMs)
+        if pacer.frameDone() || slider.isAnimating(at: t) { draw(at: t) }
+    }
+
+    func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {
+        apply(input.inputs(forTouch: batch, contactInGesture: slider.trackingContact))
+    }
+
+    func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {
+        apply(input.inputs(forPointer: batch, contactInGesture: slider.trackingContact))
+    }
+
+    func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {
+        guard case let .key(keysym, _, state, _, _) = event, state != .released,
+              let key = SliderKey(keysym: keysym) else { return }
+        apply([.key(key, isRepeat: state == .repeated)])
+    }
+
+    // MARK: Frames
+
+    private func apply(_ inputs: [SliderInput]) {
+        let t = clock.now()
+        var used = false
+        for event in inputs { used = slider.handle(event, at: t) || used }
+        if used { requestFrame() }
+    }
+
+    /// Marks the slider dirty; draws at once unless a frame callback is on its way.
+    func requestFrame() {
+        if pacer.markDirty() { draw(at: clock.now()) }
+    }
+
+    private func draw(at t: Double) {
+        guard let surface, surface.isConfigured else { return }
+        cancelTick()
+        let frame = slider.advance(to: t)
+        outputs.emit(frame.samples)
+        if manageInputRegion && (frame.inputRegionChanged || repaintAll) {
+            surface.setInputRegion([Self.logicalRect(enclosing: frame.appearance.visibleBand)])
+        }
+        var callback = false
+        if frame.needsRedraw || repaintAll {
+            callback = present(frame, on: surface)
+        } else if frame.inputRegionChanged && manageInputRegion {
+            surface.commit()
+        }
+        if frame.isAnimating && !callback {
+            // Still moving but nothing to show this frame (an edge hide delay): wake on a timer,
+            // since a commit without damage need not produce a frame callback.
+            scheduleTick()
+        }
+        pacer.drew(requestedCallback: callback)
+    }
+
+    /// Presents the frame; returns true when a frame callback is now pending.
+    private func present(_ frame: SliderFrame, on surface: SliderSurface) -> Bool {
+        do {
+            let result = try surface.present(requestingFrame: frame.isAnimating) { buffer in
+                paint(frame, into: buffer)
+            }
+            switch result {
+            case .presented:
+                repaintAll = false
+                return frame.isAnimating
+            case .nothingDamaged:
+                return frame.isAnimating
+            case .buffersBusy:
+                // Nothing was drawn and this frame's damage is gone: repaint whole next time.
+                repaintAll = true
+                return true
+            }
+        } catch {
+            onExit(1, error.description)
+            return false
+        }
+    }
+
+    private func paint(_ frame: SliderFrame, into buffer: PixelBuffer) -> [BufferRect] {
+        let width = Int(buffer.size.width), height = Int(buffer.size.height), scale = buffer.scale.factor
+        var damage = renderer.deviceDamage(
+            forLogical: frame.damage.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            scale: scale, bufferWidth: width, bufferHeight: height)
+        if repaintAll { damage = [PixelRect(x: 0, y: 0, width: width, height: height)] }
+        let repaint = history.repaint(for: damage, bufferAge: buffer.age)
+        let target = PixelBufferRef(base: buffer.base, width: width, height: height, stride: Int(buffer.stride))
+        let touched = renderer.render(scene(frame.appearance), scale: scale, into: target, damage: repaint)
+        return touched.map { BufferRect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)) }
+    }
+
+    private func scene(_ a: SliderAppearance) -> SliderScene {
+        SliderScene(
+            axis: slider.configuration.orientation == .horizontal ? .horizontal : .vertical,
+            track: Rect(x: a.track.x, y: a.track.y, width: a.track.width, height: a.track.height),
+            fillEnd: a.fillEnd,
+            thumbCenter: Point(x: a.thumbCenter.x, y: a.thumbCenter.y),
+            thumbRadius: a.thumbRadius)
+    }
+
+    private func scheduleTick() {
+        tickTimer = loop.addTimer(at: MonotonicInstant.now().advanced(byMilliseconds: 1000.0 / 60)) { [weak self] in
+            guard let self else { return }
+            self.tickTimer = nil
+            self.draw(at: self.clock.now())
+        }
+    }
+
+    private func cancelTick() {
+        if let tickTimer { loop.cancelTimer(tickTimer) }
+        tickTimer = nil
+    }
+
+    /// The smallest whole-pixel rectangle containing `r`.
+    static func logicalRect(enclosing r: SliderRect) -> LogicalRect {
+        let x0 = r.minX.rounded(.down), y0 = r.minY.rounded(.down)
+        let x1 = r.maxX.rounded(.up), y1 = r.maxY.rounded(.up)
+        return LogicalRect(x: Int32(x0), y: Int32(y0), width: Int32(max(0, x1 - x0)), height: Int32(max(0, y1 - y0)))
+    }
+}
