@@ -26,6 +26,14 @@ struct TestCompositorLifecycleTests {
         #expect(compositor.stop() == [], "stop is idempotent")
     }
 
+    @Test("an impossible global version is refused at start, naming the versions offered")
+    func invalidConfiguration() {
+        var configuration = Configuration()
+        configuration.globals[.compositor] = 6
+        let error = #expect(throws: TestCompositorError.self) { _ = try TestCompositor(configuration) }
+        #expect(error?.description == "test compositor: wl_compositor version 6 is not offered (1...5)")
+    }
+
     @Test("two compositors run side by side on their own sockets")
     func parallelCompositors() async throws {
         try await withTestCompositor { first in
@@ -89,8 +97,9 @@ struct TestCompositorLifecycleTests {
     @Test("a launched process's output is captured, and a missing executable is a clear error")
     func processes() async throws {
         try await withTestCompositor { compositor in
-            let process = try compositor.launch("sh", arguments: ["-c", "echo \"$WAYLAND_DISPLAY $EXTRA\"; echo oops >&2; exit 3"], environment: ["EXTRA": "x"])
-            #expect(try await compositor.waitForExit(process) == .exited(3))
+            let process = try compositor.launch("sh", arguments: ["-c", "echo \"$WAYLAND_DISPLAY $EXTRA\"; echo oops >&2; read never; exit 3"], environment: ["EXTRA": "x"])
+            #expect(try await compositor.waitForOutputLines(of: process, count: 1) == ["\(compositor.socketName) x"])
+            #expect(try await compositor.waitForExit(process) == .exited(3), "read gets end of file: stdin is /dev/null")
             let state = try #require(compositor.state.processes[process])
             #expect(state.standardOutputLines == ["\(compositor.socketName) x"])
             #expect(state.standardError == "oops\n")

@@ -89,7 +89,8 @@ struct TestCompositorShellTests {
                 "xdg_toplevel.configure 123 45 []", "xdg_surface.configure \(serial2)", "xdg_toplevel.close",
             ])
             xdg_surface_ack_configure(mapped.xdgSurface, serial2)
-            try mapped.client.roundtrip()
+            wl_display_flush(mapped.client.display)
+            try await compositor.waitForAck(of: serial2, on: mapped.id)
             let surface = try compositor.surface(mapped.id)
             #expect(surface.acks.last == serial2 && surface.hasAckedLastConfigure)
             #expect(surface.toplevel?.closesSent == 1)

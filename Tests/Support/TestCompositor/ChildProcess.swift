@@ -85,7 +85,17 @@ extension Server {
         let id = ProcessID(processIDs.next())
         state.processes[id] = ProcessState(id: id, pid: pid, command: command)
         let child = ChildProcess(server: self, id: id, pid: pid, pidfd: wlslider_pidfd_open(pid))
-        guard child.pidfd >= 0 else { throw TestCompositorError.system("pidfd_open(\(pid))") }
+        guard child.pidfd >= 0 else {
+            // Without a pidfd the child cannot be watched: end it rather than leave it unwatched.
+            let error = TestCompositorError.system("pidfd_open(\(pid))")
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            state.processes[id]?.exitStatus = .signaled(SIGKILL)
+            ledger.close(out.read)
+            ledger.close(err.read)
+            throw error
+        }
         ledger.opened(child.pidfd, "pidfd of \(id)")
         child.readers = [watch(out.read, id, stdout: true), watch(err.read, id, stdout: false)]
         child.exitSource = wl_event_loop_add_fd(loop, child.pidfd, UInt32(WL_EVENT_READABLE), { _, _, data in

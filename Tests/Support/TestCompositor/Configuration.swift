@@ -37,6 +37,7 @@ public struct SeatCapabilities: OptionSet, Hashable, Sendable, CustomStringConve
     public static let pointer = SeatCapabilities(rawValue: 1)
     public static let keyboard = SeatCapabilities(rawValue: 2)
     public static let touch = SeatCapabilities(rawValue: 4)
+    /// Pointer, keyboard and touch.
     public static let all: SeatCapabilities = [.pointer, .keyboard, .touch]
     public var description: String {
         let names = [(Self.pointer, "pointer"), (.keyboard, "keyboard"), (.touch, "touch")]
@@ -82,6 +83,7 @@ public enum InputFraming: Hashable, Sendable {
 
 /// The output the compositor advertises (one `wl_output`).
 public struct OutputConfiguration: Hashable, Sendable {
+    /// The current mode, in pixels.
     public var width: Int32 = 800
     public var height: Int32 = 600
     /// Refresh rate in mHz.
@@ -90,8 +92,10 @@ public struct OutputConfiguration: Hashable, Sendable {
     public var scale: Int32 = 1
     /// `wl_output.name` (version 4).
     public var name = "TEST-1"
+    /// `wl_output.geometry` make and model (the description is "make model").
     public var make = "wlslider"
     public var model = "test compositor"
+    /// `wl_output.geometry` physical size (0 = unknown).
     public var physicalWidthMillimetres: Int32 = 0
     public var physicalHeightMillimetres: Int32 = 0
     public init() {}
@@ -102,13 +106,17 @@ public struct Configuration: Sendable {
     /// The globals to advertise and their versions. Remove a key to start without that global;
     /// lower a version (e.g. `globals[.compositor] = 3`) to pose as an older compositor.
     public var globals: [Global: UInt32] = Dictionary(uniqueKeysWithValues: Global.allCases.map { ($0, $0.maximumVersion) })
+    /// The one output.
     public var output = OutputConfiguration()
     /// The seat's devices at start.
     public var seatCapabilities: SeatCapabilities = .all
     /// `wl_keyboard.repeat_info`: characters per second (0 = no repeat) and delay in milliseconds.
     public var keyRepeat: (rate: Int32, delay: Int32) = (25, 600)
+    /// When committed buffers are released (changeable later with ``TestCompositor/setBufferReleaseMode(_:)``).
     public var bufferRelease: BufferReleaseMode = .immediate
+    /// When frame callbacks are answered (changeable later with ``TestCompositor/setFrameCallbackMode(_:)``).
     public var frameCallbacks: FrameCallbackMode = .virtualClock
+    /// Whether input helpers add `frame` events (changeable later with ``TestCompositor/setInputFraming(_:)``).
     public var inputFraming: InputFraming = .manual
     /// Send the first configure on the initial commit of a toplevel or layer surface, as real
     /// compositors do. When false the test sends it with ``TestCompositor/configure(_:size:states:)``.
@@ -124,7 +132,7 @@ public struct Configuration: Sendable {
     public var preferredFractionalScale: UInt32? = 120
     /// Commits kept per surface (older ones are counted, not kept), bounding memory when a client
     /// draws for long.
-    public var commitHistoryLimit = 512
+    public var commitHistoryLimit = 128
     /// Print every request and event to standard error, like `WAYLAND_DEBUG=server`. Also switched
     /// on by the environment variable `TEST_COMPOSITOR_DEBUG=1`.
     public var logProtocol = false

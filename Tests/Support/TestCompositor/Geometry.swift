@@ -2,6 +2,7 @@
 
 /// A size in surface-local or buffer coordinates.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// Width and height; either may be 0 (e.g. in a configure).
     public var width: Int32
     public var height: Int32
     public init(width: Int32, height: Int32) {
@@ -13,6 +14,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
 /// An integer rectangle, as in `wl_surface.damage` or `wl_region.add`.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// Origin and extent.
     public var x: Int32
     public var y: Int32
     public var width: Int32

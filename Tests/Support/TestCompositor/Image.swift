@@ -22,11 +22,13 @@ public struct ShmFormat: Hashable, Sendable, CustomStringConvertible {
 
 /// A copy of a buffer's pixels, one `UInt32` per pixel (0xAARRGGBB), rows packed without padding.
 public struct Image: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// Size in pixels.
     public let width: Int
     public let height: Int
     /// Row-major pixels, `width * height` of them (the client's stride padding is dropped).
     public let pixels: [UInt32]
 
+    /// An image from packed row-major pixels (`width * height` of them).
     public init(width: Int, height: Int, pixels: [UInt32]) {
         precondition(pixels.count == width * height, "Image: \(pixels.count) pixels for \(width)×\(height)")
         self.width = width

@@ -6,6 +6,7 @@ import Glibc
 
 /// `wl_keyboard.modifiers`: the serialized xkb modifier and layout state.
 public struct KeyboardModifiers: Hashable, Sendable {
+    /// xkb modifier masks (see ``KeyboardControl/modifierMask(_:)``) and the effective layout index.
     public var depressed: UInt32
     public var latched: UInt32
     public var locked: UInt32

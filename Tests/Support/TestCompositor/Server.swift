@@ -25,8 +25,8 @@ final class Server {
     var shmInitialized = false
     var seat = SeatDevices()
     var outputs: [OutputObject] = []
-    /// Bound manager objects that requests to the compositor must reach (xdg_wm_base, ...).
-    var managers: [AnyObject] = []
+    /// Bound xdg_wm_base objects (a ping goes to each of the client's).
+    var wmBases: [WmBaseObject] = []
     var frameCallbacks = FrameCallbackQueue()
     var waiters = Waiters()
     var children: [ProcessID: ChildProcess] = [:]
@@ -42,6 +42,7 @@ final class Server {
         self.configuration = configuration
         self.thread = thread
         self.instance = instance
+        try Self.validate(configuration)
         logToStandardError = configuration.logProtocol || getenv("TEST_COMPOSITOR_DEBUG").map { String(cString: $0) == "1" } == true
         guard let display = wl_display_create() else { throw TestCompositorError("test compositor: wl_display_create failed") }
         self.display = display
@@ -60,6 +61,13 @@ final class Server {
             if let version = configuration.globals[global] { try addGlobal(global, version: version) }
         }
         applyFrameCallbackMode()
+    }
+
+    /// Refuses impossible versions before anything is created, so a failed start leaves nothing behind.
+    private static func validate(_ configuration: Configuration) throws {
+        for (global, version) in configuration.globals where !(1...global.maximumVersion).contains(version) {
+            throw TestCompositorError("test compositor: \(global) version \(version) is not offered (1...\(global.maximumVersion))")
+        }
     }
 
     static func from(_ data: UnsafeMutableRawPointer?) -> Server {

@@ -5,9 +5,13 @@
 public struct CompositorState: Sendable {
     /// The virtual clock in milliseconds: the `time` of input events and frame callbacks.
     public internal(set) var time: UInt32 = 1000
+    /// Every client that ever connected (disconnected ones stay, marked).
     public internal(set) var clients: [ClientID: ClientState] = [:]
+    /// Every surface ever created (destroyed ones stay, marked).
     public internal(set) var surfaces: [SurfaceID: SurfaceState] = [:]
+    /// Every buffer ever attached (destroyed ones stay, marked).
     public internal(set) var buffers: [BufferID: BufferState] = [:]
+    /// Every process launched with ``TestCompositor/launch(_:arguments:environment:)``.
     public internal(set) var processes: [ProcessID: ProcessState] = [:]
     /// Every protocol error posted to any client, oldest first.
     public internal(set) var protocolErrors: [ProtocolError] = []
@@ -40,9 +44,11 @@ public struct CompositorState: Sendable {
 
 /// One client connection.
 public struct ClientState: Sendable {
+    /// The compositor's number for the connection.
     public let id: ClientID
     /// The client's process id, from the socket's credentials.
     public let pid: Int32
+    /// False once the connection closed (client exit, protocol error, or ``TestCompositor/disconnect(_:)``).
     public internal(set) var isConnected = true
     /// Requests received in all.
     public internal(set) var requestCount = 0
@@ -61,8 +67,10 @@ public struct ClientState: Sendable {
 
 /// One `wl_buffer` a client attached.
 public struct BufferState: Sendable {
+    /// The buffer and its client.
     public let id: BufferID
     public let client: ClientID
+    /// Size in pixels, stride in bytes, and format, as the client created it.
     public let width: Int32
     public let height: Int32
     public let stride: Int32
@@ -75,14 +83,17 @@ public struct BufferState: Sendable {
     public internal(set) var releaseCount = 0
     /// The checksum of its bytes at its last commit.
     public internal(set) var checksumAtLastCommit: UInt64?
+    /// Whether the client destroyed it.
     public internal(set) var isDestroyed = false
 }
 
 /// A protocol error the compositor (or libwayland on its behalf) posted to a client.
 public struct ProtocolError: Hashable, Sendable, CustomStringConvertible {
+    /// The client the error was sent to (it is then disconnected).
     public let client: ClientID
     /// The interface of the object the error is about, e.g. `"xdg_surface"`.
     public let interface: String
+    /// The object's protocol id, the error code (in that interface's `error` enum) and the message.
     public let objectID: UInt32
     public let code: UInt32
     public let message: String
@@ -92,8 +103,10 @@ public struct ProtocolError: Hashable, Sendable, CustomStringConvertible {
 /// A buffer whose bytes changed while the compositor held it: the client wrote into memory the
 /// compositor may have been reading.
 public struct HeldBufferWrite: Hashable, Sendable, CustomStringConvertible {
+    /// The buffer and its client.
     public let buffer: BufferID
     public let client: ClientID
+    /// FNV-1a checksums of the buffer's bytes when committed and when the change was noticed.
     public let checksumAtCommit: UInt64
     public let checksumFound: UInt64
     /// When it was noticed, e.g. "at commit 7 of surface 1" or "when the test released it".
@@ -105,6 +118,7 @@ public struct HeldBufferWrite: Hashable, Sendable, CustomStringConvertible {
 
 /// One `wp_cursor_shape_device_v1.set_shape`.
 public struct CursorShapeRequest: Hashable, Sendable {
+    /// The client and the serial it passed (that of a `wl_pointer.enter`).
     public let client: ClientID
     public let serial: UInt32
     /// The shape number (`wp_cursor_shape_device_v1.shape`).
@@ -115,10 +129,12 @@ public struct CursorShapeRequest: Hashable, Sendable {
 
 /// One `wl_pointer.set_cursor`.
 public struct CursorSurfaceRequest: Hashable, Sendable {
+    /// The client and the serial it passed (that of a `wl_pointer.enter`).
     public let client: ClientID
     public let serial: UInt32
     /// The cursor surface, nil to hide the cursor.
     public let surface: SurfaceID?
+    /// The hotspot in surface-local coordinates.
     public let hotspotX: Int32, hotspotY: Int32
 }
 
@@ -136,6 +152,7 @@ public enum ExitStatus: Hashable, Sendable, CustomStringConvertible {
 
 /// A child process the compositor started.
 public struct ProcessState: Sendable {
+    /// The compositor's number for it, and the operating system's process id.
     public let id: ProcessID
     public let pid: Int32
     /// The executable and its arguments.
@@ -147,6 +164,7 @@ public struct ProcessState: Sendable {
     /// How it ended; nil while it runs.
     public internal(set) var exitStatus: ExitStatus?
 
+    /// Standard output and error so far, decoded as UTF-8.
     public var standardOutput: String { String(decoding: standardOutputBytes, as: UTF8.self) }
     public var standardError: String { String(decoding: standardErrorBytes, as: UTF8.self) }
     /// Complete lines of standard output (a trailing line without newline is left out).

@@ -23,6 +23,7 @@ public enum ToplevelStateFlag: UInt32, Hashable, Sendable {
 /// One configure sequence the compositor sent (`xdg_toplevel.configure` + `xdg_surface.configure`,
 /// or `zwlr_layer_surface_v1.configure`).
 public struct ConfigureEvent: Hashable, Sendable {
+    /// The serial the client must acknowledge.
     public let serial: UInt32
     /// The size sent; 0 means "the client chooses".
     public let size: Size
@@ -32,9 +33,13 @@ public struct ConfigureEvent: Hashable, Sendable {
 
 /// What an `xdg_toplevel` asked for.
 public struct ToplevelState: Hashable, Sendable {
+    /// `set_title`, as last sent.
     public internal(set) var title: String?
+    /// `set_app_id`, as last sent.
     public internal(set) var appID: String?
+    /// `set_min_size` (0 = no limit).
     public internal(set) var minSize = Size(width: 0, height: 0)
+    /// `set_max_size` (0 = no limit).
     public internal(set) var maxSize = Size(width: 0, height: 0)
     /// From `xdg_surface.set_window_geometry`, as last committed.
     public internal(set) var windowGeometry: Rect?
@@ -66,6 +71,7 @@ public struct LayerAnchor: OptionSet, Hashable, Sendable {
 
 /// Margins of a layer surface from its anchored edges.
 public struct Margin: Hashable, Sendable {
+    /// Distances in surface-local coordinates.
     public var top: Int32, right: Int32, bottom: Int32, left: Int32
     public init(top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0, left: Int32 = 0) {
         self.top = top
@@ -79,11 +85,17 @@ public struct Margin: Hashable, Sendable {
 public struct LayerSurfaceState: Hashable, Sendable {
     /// The namespace given to `get_layer_surface`.
     public let namespace: String
+    /// `get_layer_surface` layer, or the last `set_layer`.
     public internal(set) var layer: Layer
+    /// `set_size` (0 on a side: stretch between the anchors).
     public internal(set) var size = Size(width: 0, height: 0)
+    /// `set_anchor`.
     public internal(set) var anchor: LayerAnchor = []
+    /// `set_exclusive_zone`.
     public internal(set) var exclusiveZone: Int32 = 0
+    /// `set_margin`.
     public internal(set) var margin = Margin()
+    /// `set_keyboard_interactivity`.
     public internal(set) var keyboardInteractivity: KeyboardInteractivity = .none
     /// How many `closed` events the test sent.
     public internal(set) var closesSent = 0
@@ -91,11 +103,13 @@ public struct LayerSurfaceState: Hashable, Sendable {
 
 /// `wp_viewport.set_source`: a rectangle of the buffer in surface-scale units.
 public struct ViewportSource: Hashable, Sendable {
+    /// The rectangle, in surface-scale buffer units.
     public let x: Double, y: Double, width: Double, height: Double
 }
 
 /// A surface offset in surface-local coordinates (`wl_surface.offset`, or attach dx/dy).
 public struct Offset: Hashable, Sendable {
+    /// The offset in surface-local coordinates.
     public var x: Int32, y: Int32
     public init(x: Int32, y: Int32) {
         self.x = x
@@ -105,11 +119,14 @@ public struct Offset: Hashable, Sendable {
 
 /// A snapshot of the buffer a commit attached.
 public struct BufferSnapshot: Hashable, Sendable {
+    /// Which `wl_buffer` it was.
     public let buffer: BufferID
+    /// Width and height in buffer pixels.
     public let width: Int32
     public let height: Int32
     /// The client's stride in bytes (the copy in ``image`` has no padding).
     public let stride: Int32
+    /// The `wl_shm` format the client declared.
     public let format: ShmFormat
     /// The pixels at commit time; nil for formats the compositor does not copy.
     public let image: Image?
@@ -133,6 +150,7 @@ public struct Commit: Hashable, Sendable {
     public let sequence: Int
     /// The virtual clock at commit time (milliseconds).
     public let time: UInt32
+    /// What the commit did with the buffer.
     public let attachment: Attachment
     /// `wl_surface.set_buffer_scale` in effect after this commit.
     public let bufferScale: Int32
@@ -171,12 +189,16 @@ public struct Commit: Hashable, Sendable {
 
 /// Everything recorded about one `wl_surface`.
 public struct SurfaceState: Sendable {
+    /// The surface and the client that owns it.
     public let id: SurfaceID
     public let client: ClientID
     /// The `wl_surface` version the client has (that of its `wl_compositor`).
     public let version: UInt32
+    /// The role given, ``SurfaceRole/none`` until the client gives one.
     public internal(set) var role: SurfaceRole = .none
+    /// The toplevel's requests, when the role is ``SurfaceRole/toplevel``.
     public internal(set) var toplevel: ToplevelState?
+    /// The layer surface's state as of its last commit, when the role is ``SurfaceRole/layer``.
     public internal(set) var layer: LayerSurfaceState?
     /// Every configure sent, oldest first.
     public internal(set) var configures: [ConfigureEvent] = []

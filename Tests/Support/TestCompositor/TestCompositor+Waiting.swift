@@ -63,6 +63,22 @@ extension TestCompositor {
         }
     }
 
+    /// Waits until the client acknowledged the configure with `serial` (or a later one).
+    public func waitForAck(of serial: UInt32, on surface: SurfaceID, timeout: Duration = .seconds(5)) async throws {
+        try await waitUntil("\(surface) to acknowledge configure \(serial)", timeout: timeout) { state in
+            state.surfaces[surface]?.acks.contains { $0 >= serial } == true
+        }
+    }
+
+    /// Waits until a launched process has written at least `count` complete lines to standard
+    /// output, and returns them all.
+    public func waitForOutputLines(of process: ProcessID, count: Int, timeout: Duration = .seconds(5)) async throws -> [String] {
+        try await waitFor("\(count) lines of standard output from \(process)", timeout: timeout) { state in
+            guard let lines = state.processes[process]?.standardOutputLines, lines.count >= count else { return nil }
+            return lines
+        }
+    }
+
     /// Waits for a child process to exit and returns how it ended.
     public func waitForExit(_ process: ProcessID, timeout: Duration = .seconds(5)) async throws -> ExitStatus {
         try await waitFor("\(process) to exit", timeout: timeout) { $0.processes[process]?.exitStatus }

@@ -11,12 +11,30 @@ import Synchronization
 /// the order the test sent them. Queries return value copies (``CompositorState``). Waits are
 /// `async`, end as soon as their condition holds, and fail after their timeout with a summary.
 ///
+/// A typical test, against a real client executable:
 /// ```swift
-/// let compositor = try TestCompositor()
-/// let client = try compositor.launch("weston-simple-shm")
-/// let surface = try await compositor.waitForSurface(role: .toplevel)
-/// let commit = try await compositor.waitForCommit(on: surface) { $0.buffer != nil }
+/// try await withTestCompositor { compositor in          // checks "left clean" at the end
+///     let app = try compositor.launch(wlsliderPath, arguments: ["--width", "400"])
+///     let surface = try await compositor.waitForSurface(role: .toplevel)
+///     let first = try await compositor.waitForCommit(on: surface, after: 0) { $0.buffer != nil }
+///     try compositor.touch.down(on: surface, x: 120.5, y: 30)   // one event, nothing added
+///     try compositor.touch.frame()
+///     try compositor.advanceClock(by: 16)                  // frame callbacks get done(1016)
+///     let next = try await compositor.waitForCommit(on: surface, after: first.sequence)
+///     let lines = try await compositor.waitForOutputLines(of: app, count: 2)
+/// }
 /// ```
+///
+/// Switches: ``Configuration`` chooses globals and versions, output, seat devices, buffer release
+/// (``BufferReleaseMode``), frame callbacks (``FrameCallbackMode``), input framing and more; most
+/// can be changed while running (`set…` methods). The compositor records everything in
+/// ``CompositorState``: clients (requests counted by name), surfaces (role, configures, acks and
+/// every commit with a copy of its pixels), buffers (held or released, checksums), protocol
+/// errors, writes into held buffers, cursor requests and launched processes (output, exit).
+///
+/// Clients connect through ``socketPath`` (in process: `wl_display_connect(socketPath)`) or, when
+/// launched with ``launch(_:arguments:environment:)``, through `WAYLAND_DISPLAY` and
+/// `XDG_RUNTIME_DIR` set to this compositor's private directory.
 public final class TestCompositor: Sendable {
     let thread: ServerThread
     private let address: ServerAddress

@@ -20,6 +20,7 @@ public enum ButtonState: UInt32, Sendable {
 
 /// A Linux input button code (linux/input-event-codes.h).
 public struct PointerButton: Hashable, Sendable {
+    /// The evdev code (`BTN_*`).
     public let code: UInt32
     public init(code: UInt32) { self.code = code }
     /// `BTN_LEFT`

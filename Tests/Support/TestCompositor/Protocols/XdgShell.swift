@@ -19,8 +19,6 @@ extension Server {
         for base in bases { xdg_wm_base_send_ping(base.resource, serial) }
         return serial
     }
-
-    private var wmBases: [WmBaseObject] { managers.compactMap { $0 as? WmBaseObject } }
 }
 
 private let wmBaseImplementation = implementationTable(xdg_wm_base_interface(
@@ -43,9 +41,9 @@ final class WmBaseObject: ResourceObject {
     init(server: Server, resource: OpaquePointer) {
         self.server = server
         self.resource = resource
-        server.managers.append(self)
+        server.wmBases.append(self)
     }
-    func resourceDestroyed() { server.managers.removeAll { $0 === self } }
+    func resourceDestroyed() { server.wmBases.removeAll { $0 === self } }
 
     func getXdgSurface(_ id: UInt32, _ surface: SurfaceObject) {
         guard surface.role == nil, surface.record.role == .none || surface.record.role == .toplevel else {
