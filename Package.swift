@@ -77,7 +77,8 @@ let package = Package(
         .testTarget(name: "SliderAppTests", dependencies: ["SliderApp"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestCompositor", "PNGImage", "SliderEngine"]
+            // CWaylandClient + CWaylandProtocols: the raw in-process client the compositor's self-tests use.
+            dependencies: ["TestCompositor", "PNGImage", "SliderEngine", "CWaylandClient", "CWaylandProtocols"]
         ),
     ]
 )

@@ -4,6 +4,10 @@
 #ifndef WLSLIDER_C_WAYLAND_SERVER_PROTOCOLS_H
 #define WLSLIDER_C_WAYLAND_SERVER_PROTOCOLS_H
 
+/* wl_resource stays opaque, as in the CWaylandServer shim. */
+#ifndef WL_HIDE_DEPRECATED
+#define WL_HIDE_DEPRECATED
+#endif
 #include <wayland-server.h>
 #include "xdg-shell-server-protocol.h"
 #include "viewporter-server-protocol.h"
