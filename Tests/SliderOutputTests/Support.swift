@@ -92,20 +92,32 @@ final class TestProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Swift Testing's worker threads block signals; without resetting the mask the child would
+        // inherit that and never see our SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        defer { posix_spawnattr_destroy(&attributes) }
         var pid: pid_t = 0
         let cArguments = arguments.map { strdup($0) } + [nil]
-        let status = posix_spawnp(&pid, arguments[0], &actions, nil, cArguments, environ)
+        let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, cArguments, environ)
         cArguments.forEach { free($0) }
         posix_spawn_file_actions_destroy(&actions)
         precondition(status == 0, "cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         self.pid = pid
     }
 
-    /// Sends SIGTERM and reaps the child.
+    /// Sends SIGTERM (SIGKILL after 2 s) and reaps the child.
     func stop() {
         kill(pid, SIGTERM)
         var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+        if !waitUntil(timeout: 2, { waitpid(pid, &status, WNOHANG) == pid }) {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
+        }
     }
 }
 
