@@ -20,6 +20,8 @@ public final class ExecHook {
     private let format: OutputFormat
     private let childStdout: Int32
     private var child: (pid: Int32, pidfd: Int32?)?
+    /// The pid of the most recently started child (tests check it was reaped).
+    private(set) var lastPID: Int32?
     private var lastStarted: [String]?
     private var pending: [String]?
     private var warnings = WarningLog()
@@ -109,6 +111,7 @@ public final class ExecHook {
         switch Sys.spawn(arguments, stdoutFD: childStdout) {
         case .success(let pid):
             child = (pid, Sys.pidfdOpen(pid))
+            lastPID = pid
         case .failure(let error):
             warnings.once(key: "spawn \(error.code)", "exec hook: " + error.error("cannot run \"\(arguments[0])\"").description)
         }

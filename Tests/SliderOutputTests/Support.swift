@@ -1,5 +1,5 @@
-// Helpers for the SliderOutput tests: child processes, pipes, temporary files, a clock, and an
-// allocation counter. Tests may use Foundation, but these need little more than Glibc.
+// Helpers for the SliderOutput tests: child processes, pipes, temporary files, a clock.
+// Tests may use Foundation, but these need little more than Glibc.
 import Foundation
 import Glibc
 
@@ -136,41 +136,4 @@ func freeUDPPort() -> UInt16 {
         }
     }
     return UInt16(bigEndian: address.sin_port)
-}
-
-/// Counts Swift heap allocations (class instances, array/string buffers, closure contexts, boxes)
-/// made on the calling thread, through the Swift runtime's instrumentation hook `_swift_allocObject`.
-/// Allocations from other threads (tests running in parallel) are not counted.
-enum AllocationCounter {
-    typealias AllocFunction = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
-    nonisolated(unsafe) private static var original: AllocFunction?
-    nonisolated(unsafe) private static var watchedThread: pthread_t?
-    nonisolated(unsafe) private static var count = 0
-    private static let lock = NSLock()
-
-    /// The number of Swift allocations `body` makes on this thread.
-    static func count(_ body: () -> Void) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        install()
-        count = 0
-        watchedThread = pthread_self()
-        body()
-        watchedThread = nil
-        return count
-    }
-
-    private static func install() {
-        guard original == nil else { return }
-        let slot = dlsym(nil, "_swift_allocObject")!.assumingMemoryBound(to: AllocFunction.self)
-        let enable = dlsym(nil, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")!
-        original = slot.pointee
-        slot.pointee = { metadata, size, alignment in
-            if let watched = AllocationCounter.watchedThread, pthread_equal(watched, pthread_self()) != 0 {
-                AllocationCounter.count += 1
-            }
-            return AllocationCounter.original!(metadata, size, alignment)
-        }
-        enable.assumingMemoryBound(to: Bool.self).pointee = true
-    }
 }
