@@ -83,7 +83,8 @@ public final class ExecHook {
         child = nil
         if let next = pending {
             pending = nil
-            start(next)
+            // The child that just ran may already have had the newest argv (A, then B, then A again).
+            if next != lastStarted { start(next) }
         }
     }
 

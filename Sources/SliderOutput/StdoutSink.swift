@@ -35,7 +35,7 @@ public final class StdoutSink {
     private var sentCount = 0
     private var closedByReader = false
     private var originalFlags: Int32?
-    private var warnings: [String] = []
+    private var warnings = WarningLog()
 
     /// Wraps `fileDescriptor` (not owned: never closed). `nonBlocking: nil` means "unless it is a terminal".
     public init(fileDescriptor: Int32 = 1, nonBlocking: Bool? = nil, maxPendingBytes: Int = 64 * 1024) {
@@ -69,6 +69,7 @@ public final class StdoutSink {
             case .success(let written):
                 sentCount += written
             case .failure(.wouldBlock):
+                compactIfMostlySent()
                 return .waitingForWritable
             case .failure(.brokenPipe):
                 closedByReader = true
@@ -95,24 +96,29 @@ public final class StdoutSink {
     }
 
     /// Warnings (one line each) produced since the last call; print them on stderr.
-    public func takeWarnings() -> [String] {
-        defer { warnings.removeAll() }
-        return warnings
-    }
+    public func takeWarnings() -> [String] { warnings.take() }
 
     private func dropOldLinesIfOverfull() {
         guard pending.count - sentCount > maxPendingBytes else { return }
-        // Keep the rest of a line already partly written, then only the newest line.
-        let partialEnd = sentCount == 0 || pending[sentCount - 1] == UInt8(ascii: "\n")
-            ? sentCount : (pending[sentCount...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? pending.count)
-        let lastLineStart = (pending.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
-        guard lastLineStart > partialEnd else { return }
-        let dropped = pending[partialEnd..<lastLineStart].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-        pending.removeSubrange(partialEnd..<lastLineStart)
-        if droppedLines == 0 {
-            warnings.append("stdout: the reader is too slow; dropped \(dropped) queued lines (more than \(maxPendingBytes) bytes waiting), kept the newest value")
-        }
+        let newline = UInt8(ascii: "\n")
+        // A line already partly written is completed, or the reader would see a torn line.
+        let atLineStart = sentCount == 0 || pending[sentCount - 1] == newline
+        let keepUpTo = atLineStart ? sentCount : (pending[sentCount...].firstIndex(of: newline).map { $0 + 1 } ?? pending.count)
+        // The newest line starts after the newline that precedes its own final newline.
+        let newestStart = pending.dropLast().lastIndex(of: newline).map { $0 + 1 } ?? 0
+        guard newestStart > keepUpTo else { return }
+        let dropped = pending[keepUpTo..<newestStart].reduce(0) { $0 + ($1 == newline ? 1 : 0) }
+        pending.removeSubrange(keepUpTo..<newestStart)
+        warnings.once(key: "dropped", "stdout: the reader is too slow; dropped \(dropped) queued lines (more than \(maxPendingBytes) bytes waiting), kept the newest value (reported once)")
         droppedLines += dropped
+    }
+
+    /// A reader that always lags a little never lets `pending` empty completely; drop the bytes
+    /// already written once they are the larger part, so the buffer cannot grow without bound.
+    private func compactIfMostlySent() {
+        guard sentCount > 4096, sentCount * 2 > pending.count else { return }
+        pending.removeSubrange(0..<sentCount)
+        sentCount = 0
     }
 
     private func restoreFlags() {

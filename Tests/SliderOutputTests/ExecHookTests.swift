@@ -86,6 +86,43 @@ private func wasReaped(_ pid: Int32?) -> Bool {
         #expect(readText(log) == "10.00 began\n55.50 ended\n60.00 idle\n")
     }
 
+    /// A, then B while A runs, then A again: the newest argv equals what just ran, so nothing more runs.
+    @Test func returningToTheRunningValueRunsNothingMore() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/log"
+        let hook = ExecHook(template: try ExecTemplate(arguments: ["sh", "-c", "echo \"$1\" >> \"$2\"; sleep 0.2", "sh", "{value}", log]))
+        for value in [1.0, 2, 1] { hook.submit(ValueSample(time: 0, value: value, phase: .moved), range: range) }
+        runUntilIdle(hook)
+        #expect(readText(log) == "1.00\n")
+    }
+
+    /// The app ignores SIGPIPE and blocks SIGTERM for its signalfd (as Swift Testing's worker threads
+    /// block signals here); a child gets default dispositions and an empty mask all the same.
+    @Test func childSignalsAreResetToDefault() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        var warnings: [String] = []
+        for signalName in ["TERM", "PIPE"] {
+            let hook = ExecHook(template: try ExecTemplate(arguments: ["sh", "-c", "kill -\(signalName) $$; echo alive > \"$1\"", "sh", "\(directory)/{value}"]))
+            hook.submit(ValueSample(time: 0, value: 1, phase: .idle), range: range)
+            runUntilIdle(hook)
+            warnings += hook.takeWarnings()
+        }
+        #expect(warnings == [
+            "exec hook: \"sh\" was killed by signal 15 (reported once per signal)",
+            "exec hook: \"sh\" was killed by signal 13 (reported once per signal)",
+        ])
+        #expect(!fileExists(directory + "/1.00"))
+    }
+
     @Test func failingCommandIsReportedOncePerDistinctError() throws {
         let template = try ExecTemplate(arguments: ["sh", "-c", "exit $(( ${1%%.*} < 50 ? 3 : 4 ))", "sh", "{value}"])
         let hook = ExecHook(template: template)
