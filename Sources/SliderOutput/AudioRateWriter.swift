@@ -112,7 +112,8 @@ public final class AudioRateWriter {
 
     /// The shutdown path (SIGTERM, quit, close): writes up to `now`, waits up to
     /// `timeoutMilliseconds` for a slow reader, then closes the file (or restores stdout's flags).
-    /// Call it after the last glide has ended, so its final value is in the stream.
+    /// Call it after the last glide has ended, so its final value is in the stream. Afterwards the
+    /// writer is closed: `write(upTo:)` writes nothing and returns `.readerClosed`.
     public func finish(at now: Double, timeoutMilliseconds: Int32 = 500) -> WriteStatus {
         var status = write(upTo: now)
         while status == .waitingForWritable && Sys.waitUntilWritable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds) {

@@ -105,6 +105,17 @@ import Testing
         #expect(json.line(for: ValueSample(time: 1, value: 0, phase: .ended), range: range) == "{\"t\":1000,\"value\":null,\"phase\":\"ended\"}\n")
     }
 
+    @Test func mappingAppliesToAudioBlocksInPlace() {
+        var samples: [Float] = [0, 25, 50, 100]
+        samples.withUnsafeMutableBufferPointer {
+            OutputMapping(scale: OutputScale(lower: 0, upper: 1), curve: .linear).apply(to: $0, range: range)
+        }
+        #expect(samples == [0, 0.25, 0.5, 1])
+        var unchanged: [Float] = [3, 4]
+        unchanged.withUnsafeMutableBufferPointer { OutputMapping.identity.apply(to: $0, range: range) }
+        #expect(unchanged == [3, 4])
+    }
+
     @Test func percentIsClampedPosition() {
         #expect(OutputMapping.percent(25, range: range) == 25)
         #expect(OutputMapping.percent(-3, range: range) == 0)
