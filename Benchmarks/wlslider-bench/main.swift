@@ -16,6 +16,7 @@ struct BenchCommand: Sendable {
 
 let commands: [BenchCommand] = [
     renderBenchCommand,
+    audioBenchCommand,
 ]
 
 func usage(_ commands: [BenchCommand]) -> String {

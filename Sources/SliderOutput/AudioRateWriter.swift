@@ -1,0 +1,199 @@
+/// `--audio-out PATH|-` with `--rate N`: the presented value as a control signal at audio rate,
+/// raw f32le mono (`sox -t f32 -r 48000 -c 1 FILE …`, `pw-cat --playback --format f32 --rate 48000 --channels 1 -`).
+///
+/// Real time, not ahead: the app calls `write(upTo: now)` from a periodic timer and the writer emits
+/// exactly the samples whose times lie in [last written, now), each computed by the app's `fill`
+/// function for its own time (`startTime + index / rate`, from an integer sample index, so nothing
+/// drifts however irregular the timer is). The content is therefore exact to the sample; what the
+/// timer period P changes is only delivery: a value change reaches the reader at most P later,
+/// at the cost of 1/P wake-ups per second. P = 5–10 ms is the sensible range (10 ms → 100 wake-ups/s,
+/// 480 samples = 1.9 KB per write at 48 kHz). A rate consumer needs samples even while the value
+/// stands still, so the timer runs for as long as the stream is open: `--audio-out` gives up the
+/// zero-wake-ups-while-idle goal of the plain stdout sink.
+///
+/// Slow reader: samples are produced in blocks of at most `blockFrames` (1024 frames = 4096 bytes =
+/// PIPE_BUF, so a pipe write is all-or-nothing). When the reader stops taking data (EAGAIN), the
+/// block waits and no new one is produced. Once the reader is more than `maxLag` seconds behind real
+/// time, the writer skips ahead to now (dropping the backlog rather than buffering it: a control
+/// signal that lags behind the slider is worse than one with a gap) and warns once; `framesSkipped`
+/// counts it. A late timer on the app's side (no EAGAIN) never skips: the backlog is written at once.
+///
+/// No allocation after `init`: one preallocated block is filled and written again and again.
+public final class AudioRateWriter {
+    /// Fills `samples` with the value at times `startTime + i / sampleRate` for i in 0..<count.
+    public typealias Fill = (_ samples: UnsafeMutableBufferPointer<Float>, _ startTime: Double, _ sampleRate: Double) -> Void
+
+    /// Where the samples go.
+    public enum Destination: Equatable, Sendable {
+        /// A file, created or truncated (a FIFO must already have a reader).
+        case path(String)
+        /// fd 1 (`--audio-out -`); then stdout carries no value lines.
+        case standardOutput
+        /// An already open descriptor, not owned (tests, or a pipe the app made).
+        case fileDescriptor(Int32)
+
+        /// `-` means stdout, anything else is a path.
+        public static func parse(_ text: String) throws(OutputOptionError) -> Destination {
+            guard !text.isEmpty else { throw OutputOptionError("--audio-out: needs a file path or - for stdout") }
+            return text == "-" ? .standardOutput : .path(text)
+        }
+    }
+
+    /// The accepted `--rate` range.
+    public static let rates = 1000...384_000
+
+    /// Parses `--rate N` (samples per second).
+    public static func parseRate(_ text: String) throws(OutputOptionError) -> Int {
+        guard let rate = Int(text), rates.contains(rate) else {
+            throw OutputOptionError("--rate: \"\(text)\" is not a sample rate from \(rates.lowerBound) to \(rates.upperBound) Hz, e.g. 48000")
+        }
+        return rate
+    }
+
+    /// The descriptor written to; poll it for POLLOUT while `wantsWritable`.
+    public let fileDescriptor: Int32
+    /// Samples per second.
+    public let sampleRate: Int
+    /// The monotonic time of sample 0.
+    public let startTime: Double
+    /// Frames per block (and per write call at most).
+    public let blockFrames: Int
+    /// How far behind real time a slow reader may fall before the writer skips ahead.
+    public let maxLag: Double
+    /// Frames handed to the kernel so far.
+    public var framesWritten: Int64 { bytesWritten / Int64(MemoryLayout<Float>.size) }
+    /// Frames dropped because the reader fell more than `maxLag` behind.
+    public private(set) var framesSkipped: Int64 = 0
+
+    private let fill: Fill
+    private let block: UnsafeMutableBufferPointer<Float>
+    private var framesProduced: Int64 = 0
+    private var bytesWritten: Int64 = 0
+    private var pending = 0..<0
+    private var readerClosed = false
+    private let ownsDescriptor: Bool
+    private var originalFlags: Int32?
+    private var warnings = WarningLog()
+
+    /// Opens the destination and prepares the one block buffer. `startTime` is the app's monotonic
+    /// time for sample 0 (normally "now" when the option is applied).
+    public init(destination: Destination, sampleRate: Int = 48_000, startTime: Double,
+                blockFrames: Int = 1024, maxLag: Double = 0.2, fill: @escaping Fill) throws(SinkSetupError) {
+        (fileDescriptor, ownsDescriptor, originalFlags) = try Self.open(destination)
+        self.sampleRate = sampleRate
+        self.startTime = startTime
+        self.blockFrames = Swift.max(blockFrames, 1)
+        self.maxLag = maxLag
+        self.fill = fill
+        block = .allocate(capacity: self.blockFrames)
+        block.initialize(repeating: 0)
+    }
+
+    deinit {
+        block.deallocate()
+        restoreOrClose()
+    }
+
+    /// True while a block waits for the reader: poll `fileDescriptor` for POLLOUT and call `write(upTo:)` again.
+    public var wantsWritable: Bool { !readerClosed && !pending.isEmpty }
+
+    /// Writes every sample due up to `now` (monotonic seconds), as far as the reader takes them.
+    public func write(upTo now: Double) -> WriteStatus {
+        if readerClosed { return .readerClosed }
+        let due = dueFrames(at: now)
+        var status = drainPending()
+        while status == .delivered && framesProduced < due {
+            produceBlock(frames: Int(Swift.min(Int64(blockFrames), due - framesProduced)))
+            status = drainPending()
+        }
+        if status == .waitingForWritable { skipAheadIfLagging(due: due) }
+        return status
+    }
+
+    /// The shutdown path (SIGTERM, quit, close): writes up to `now`, waits up to
+    /// `timeoutMilliseconds` for a slow reader, then closes the file (or restores stdout's flags).
+    /// Call it after the last glide has ended, so its final value is in the stream. Afterwards the
+    /// writer is closed: `write(upTo:)` writes nothing and returns `.readerClosed`.
+    public func finish(at now: Double, timeoutMilliseconds: Int32 = 500) -> WriteStatus {
+        var status = write(upTo: now)
+        while status == .waitingForWritable && Sys.waitUntilWritable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds) {
+            status = write(upTo: now)
+        }
+        restoreOrClose()
+        readerClosed = true
+        return status
+    }
+
+    /// Warnings (one line each) since the last call; print them on stderr.
+    public func takeWarnings() -> [String] { warnings.take() }
+
+    private func dueFrames(at now: Double) -> Int64 {
+        let frames = ((now - startTime) * Double(sampleRate)).rounded(.down)
+        return frames > 0 ? Int64(frames) : 0
+    }
+
+    private func produceBlock(frames: Int) {
+        let samples = UnsafeMutableBufferPointer(rebasing: block[0..<frames])
+        fill(samples, startTime + Double(framesProduced) / Double(sampleRate), Double(sampleRate))
+        #if _endian(big)
+        for index in samples.indices { samples[index] = Float(bitPattern: samples[index].bitPattern.littleEndian) }
+        #endif
+        framesProduced += Int64(frames)
+        pending = 0..<(frames * MemoryLayout<Float>.size)
+    }
+
+    private func drainPending() -> WriteStatus {
+        while !pending.isEmpty {
+            let bytes = UnsafeRawBufferPointer(block)[pending]
+            switch Sys.write(fileDescriptor, UnsafeRawBufferPointer(rebasing: bytes)) {
+            case .success(let written):
+                pending = (pending.lowerBound + written)..<pending.upperBound
+                bytesWritten += Int64(written)
+            case .failure(.wouldBlock):
+                return .waitingForWritable
+            case .failure(.brokenPipe):
+                readerClosed = true
+                return .readerClosed
+            case .failure(let error):
+                return .failed(error.error("audio-out: write to fd \(fileDescriptor)"))
+            }
+        }
+        return .delivered
+    }
+
+    private func skipAheadIfLagging(due: Int64) {
+        let lag = due - framesProduced
+        guard Double(lag) > maxLag * Double(sampleRate) else { return }
+        framesSkipped += lag
+        framesProduced = due
+        warnings.once(key: "lag", "audio-out: the reader fell more than \(Int(maxLag * 1000)) ms behind; skipped \(lag) samples to stay in real time (reported once)")
+    }
+
+    private func restoreOrClose() {
+        if ownsDescriptor {
+            Sys.close(fileDescriptor)
+        } else if let flags = originalFlags {
+            _ = Sys.setStatusFlags(fileDescriptor, flags)
+        }
+        originalFlags = nil
+    }
+
+    private static func open(_ destination: Destination) throws(SinkSetupError) -> (Int32, owned: Bool, flags: Int32?) {
+        switch destination {
+        case .path(let path):
+            switch Sys.open(path, flags: Sys.writeCreateTruncateNonBlocking) {
+            case .success(let fd): return (fd, true, nil)
+            case .failure(let error):
+                let hint = error.code == Sys.noReaderOnFIFO ? "; start the reader of the FIFO first" : ""
+                throw SinkSetupError("--audio-out: " + error.error("open \"\(path)\" for writing").description + hint)
+            }
+        case .standardOutput:
+            guard !Sys.isTerminal(1) else {
+                throw SinkSetupError("--audio-out -: stdout is a terminal; redirect it to a file or pipe it into a reader such as sox")
+            }
+            return (1, false, Sys.enableNonBlocking(1))
+        case .fileDescriptor(let fd):
+            return (fd, false, Sys.enableNonBlocking(fd))
+        }
+    }
+}

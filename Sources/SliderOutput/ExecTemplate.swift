@@ -1,0 +1,49 @@
+/// `--exec CMD [ARG...]`: an argv template. `{value}`, `{percent}` and `{phase}` are replaced inside
+/// any argument after the command (`{percent}%` → `42.00%`); any other text, braces included, is
+/// kept as written. There is no shell: each argument reaches the program as one argv entry, so
+/// `;`, `$(…)`, backticks or spaces in a template or a substituted value are just characters.
+public struct ExecTemplate: Equatable, Sendable {
+    /// The placeholders that are substituted.
+    public static let placeholders = ["{value}", "{percent}", "{phase}"]
+
+    /// The template as given: program (looked up in PATH when it has no `/`) and its arguments.
+    public let arguments: [String]
+
+    /// A template; the program may not be empty or contain a placeholder.
+    public init(arguments: [String]) throws(OutputOptionError) {
+        guard let program = arguments.first, !program.isEmpty else {
+            throw OutputOptionError("--exec: needs a command, e.g. --exec wpctl set-volume @DEFAULT_AUDIO_SINK@ {percent}%")
+        }
+        if Self.placeholders.contains(where: { program.contains($0) }) {
+            throw OutputOptionError("--exec: the command \"\(program)\" itself may not contain a placeholder; put {value}, {percent} or {phase} in its arguments")
+        }
+        self.arguments = arguments
+    }
+
+    /// The argv for one run, with the placeholders replaced by these texts.
+    public func expand(value: String, percent: String, phase: String) -> [String] {
+        [arguments[0]] + arguments.dropFirst().map { argument in
+            guard argument.contains("{") else { return argument }
+            return Self.substitute(argument, ["{value}": value, "{percent}": percent, "{phase}": phase])
+        }
+    }
+
+    /// Left-to-right replacement in one pass, so a substituted text is never scanned again
+    /// (a value can never turn into another placeholder).
+    private static func substitute(_ argument: String, _ table: [String: String]) -> String {
+        var result = ""
+        var rest = argument[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let tail = rest[open...]
+            if let (placeholder, text) = table.first(where: { tail.hasPrefix($0.key) }) {
+                result += text
+                rest = tail.dropFirst(placeholder.count)
+            } else {
+                result += "{"
+                rest = tail.dropFirst()
+            }
+        }
+        return result + rest
+    }
+}

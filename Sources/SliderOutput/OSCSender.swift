@@ -1,0 +1,150 @@
+/// The OSC sink: one `,f` message per emitted value on the destination's address, and a `,s` message
+/// with the phase name on `<address>/phase` whenever the phase changes (the first sample sends both).
+/// With timetags, each sample becomes one bundle holding the value message, then the phase message
+/// if any, stamped with the NTP time of the sample's frame.
+///
+/// Never fatal after setup: send errors (ECONNREFUSED while no receiver listens, ENETUNREACH, …)
+/// become one warning per distinct errno. A full socket buffer (EAGAIN) keeps the newest sample
+/// pending: `wantsWritable` turns true, and `flush()` on POLLOUT sends it, so the final value of a
+/// gesture is not lost to a momentary stall. UDP itself may of course still drop it on the way.
+public final class OSCSender {
+    /// How messages are timed.
+    public enum Timing: Equatable, Sendable {
+        /// Bare messages, processed by the receiver on arrival.
+        case immediate
+        /// Bundles with the NTP timetag `wallClockAtStart + sample.time`, where `wallClockAtStart` is
+        /// the Unix time (CLOCK_REALTIME, seconds) at which the monotonic sample time was 0.
+        case timetagged(wallClockAtStart: Double)
+    }
+
+    /// Where messages go.
+    public let destination: OSCDestination
+    /// The resolved numeric address, e.g. `127.0.0.1:57120`.
+    public let remoteAddress: String
+    /// The UDP socket (owned); poll it for POLLOUT while `wantsWritable`.
+    public let fileDescriptor: Int32
+
+    private let mapping: OutputMapping
+    private let timing: Timing
+    private var packet = OSCPacketBuilder()
+    private var deliveredValue: Float?
+    private var deliveredPhase: Phase?
+    private var unsent: (sample: ValueSample, range: SliderRange)?
+    private var warnings = WarningLog()
+
+    /// Resolves the host (getaddrinfo: may block briefly for a name; do it at start-up) and opens a
+    /// non-blocking UDP socket connected to it.
+    public init(destination: OSCDestination, mapping: OutputMapping = .identity, timing: Timing = .immediate) throws(SinkSetupError) {
+        let address: SocketAddress
+        switch Sys.resolveUDP(host: destination.host, port: destination.port) {
+        case .success(let resolved): address = resolved
+        case .failure(let failure):
+            throw SinkSetupError("--osc: cannot resolve \"\(destination.host)\": \(failure.message)")
+        }
+        remoteAddress = Sys.numericText(address)
+        switch Sys.connectedUDPSocket(to: address) {
+        case .success(let fd): fileDescriptor = fd
+        case .failure(let error):
+            throw SinkSetupError("--osc: " + error.error("UDP socket to \(remoteAddress)").description)
+        }
+        self.destination = destination
+        self.mapping = mapping
+        self.timing = timing
+    }
+
+    deinit { Sys.close(fileDescriptor) }
+
+    /// True when a sample waits for socket buffer space: poll `fileDescriptor` for POLLOUT, then `flush()`.
+    public var wantsWritable: Bool { unsent != nil }
+
+    /// Sends what changed since the last delivered sample (value and/or phase); nothing if neither did.
+    public func send(_ sample: ValueSample, range: SliderRange) {
+        unsent = (sample, range)
+        flush()
+    }
+
+    /// Retries the pending sample, if any. Call on POLLOUT, and before exit (SIGTERM: `send` the final
+    /// sample, then `flush`); a datagram either leaves whole or not at all, so there is nothing partial to wait for.
+    public func flush() {
+        guard let (sample, range) = unsent else { return }
+        let value = Float(mapping.map(sample.value, range: range))
+        let valueChanged = deliveredValue.map { $0.bitPattern != value.bitPattern } ?? true
+        let phaseChanged = deliveredPhase != sample.phase
+        guard valueChanged || phaseChanged else {
+            unsent = nil
+            return
+        }
+        switch timing {
+        case .immediate:
+            if valueChanged { guard sendValue(value) else { return } }
+            if phaseChanged { guard sendPhase(sample.phase) else { return } }
+        case .timetagged(let wallClockAtStart):
+            let timetag = NTPTimetag(unixTime: wallClockAtStart + sample.time)
+            guard sendBundle(timetag, value: valueChanged ? value : nil, phase: phaseChanged ? sample.phase : nil) else { return }
+        }
+        unsent = nil
+    }
+
+    /// Warnings (one line each) since the last call; print them on stderr.
+    public func takeWarnings() -> [String] { warnings.take() }
+
+    private func sendValue(_ value: Float) -> Bool {
+        packet.reset()
+        packet.appendMessage(destination.address, float: value)
+        guard transmit() else { return false }
+        deliveredValue = value
+        return true
+    }
+
+    private func sendPhase(_ phase: Phase) -> Bool {
+        packet.reset()
+        packet.appendMessage(destination.phaseAddress, string: phase.rawValue)
+        guard transmit() else { return false }
+        deliveredPhase = phase
+        return true
+    }
+
+    private func sendBundle(_ timetag: NTPTimetag, value: Float?, phase: Phase?) -> Bool {
+        packet.reset()
+        packet.beginBundle(timetag)
+        if let value {
+            packet.beginElement()
+            packet.appendMessage(destination.address, float: value)
+            packet.endElement()
+        }
+        if let phase {
+            packet.beginElement()
+            packet.appendMessage(destination.phaseAddress, string: phase.rawValue)
+            packet.endElement()
+        }
+        guard transmit() else { return false }
+        if let value { deliveredValue = value }
+        if let phase { deliveredPhase = phase }
+        return true
+    }
+
+    /// Sends the built packet. False only when it should be retried later (EAGAIN); other errors
+    /// drop the datagram (and count it delivered) after one warning per distinct errno.
+    private func transmit() -> Bool {
+        var result = packet.bytes.withUnsafeBytes { Sys.send(fileDescriptor, $0) }
+        if case .failure(.connectionRefused) = result {
+            // The refusal belongs to an earlier datagram (ICMP port unreachable); this one was not
+            // sent yet, so try it once more — the receiver may have started since.
+            warn(.connectionRefused)
+            result = packet.bytes.withUnsafeBytes { Sys.send(fileDescriptor, $0) }
+        }
+        switch result {
+        case .success: return true
+        case .failure(.wouldBlock): return false
+        case .failure(let error):
+            warn(error)
+            return true
+        }
+    }
+
+    private func warn(_ error: Errno) {
+        warnings.once(key: "errno \(error.code)",
+                      "osc: " + error.error("send to \(remoteAddress)\(destination.address)").description
+                        + " (reported once; sending goes on)")
+    }
+}

@@ -1,0 +1,26 @@
+/// A sink could not be set up (unresolvable host, unopenable file, empty command); `description` is
+/// the one-line message. The app prints it and exits 1 (a system problem, not a usage error).
+public struct SinkSetupError: Error, Equatable, CustomStringConvertible {
+    /// The complete message, naming the sink and what failed.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Collects warnings for stderr and lets each distinct one through only once, so a receiver that
+/// is down, or a hook that keeps failing, costs one line rather than one per frame.
+struct WarningLog {
+    private var seen: Set<String> = []
+    private var queued: [String] = []
+
+    /// Queues `message` unless a warning with the same `key` was queued before.
+    mutating func once(key: String, _ message: @autoclosure () -> String) {
+        guard seen.insert(key).inserted else { return }
+        queued.append(message())
+    }
+
+    /// The warnings queued since the last call.
+    mutating func take() -> [String] {
+        defer { queued.removeAll() }
+        return queued
+    }
+}

@@ -1,0 +1,158 @@
+import Glibc
+import Testing
+@testable import SliderOutput
+
+@Suite struct OSCDestinationTests {
+    @Test(arguments: [
+        ("127.0.0.1:57120/wlslider/value", OSCDestination(host: "127.0.0.1", port: 57120, address: "/wlslider/value")),
+        ("localhost:9000/fader", OSCDestination(host: "localhost", port: 9000, address: "/fader")),
+        ("[::1]:57120/x", OSCDestination(host: "::1", port: 57120, address: "/x")),
+        ("synth.local:1", OSCDestination(host: "synth.local", port: 1, address: "/wlslider/value")),
+    ])
+    func validDestinations(text: String, expected: OSCDestination) throws {
+        #expect(try OSCDestination.parse(text) == expected)
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", "no port"), ("127.0.0.1:0/x", "is not a port"), ("127.0.0.1:65536/x", "is not a port"),
+        (":57120/x", "empty host"), ("::1:57120/x", "brackets"), ("[::1/x", "brackets"), ("[]:5/x", "empty host"),
+        ("h:5/a b", "may not contain"), ("h:5/a*", "may not contain"), ("h:5/", "is not an OSC address"),
+        ("h:5/a//b", "is not an OSC address"), ("h:port/x", "is not a port"),
+    ])
+    func invalidDestinationsSayWhy(text: String, fragment: String) {
+        do {
+            _ = try OSCDestination.parse(text)
+            Issue.record("\(text) was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("--osc: \"\(text)\": "))
+            #expect(error.description.contains(fragment), "\(error.description)")
+            #expect(error.description.hasSuffix("(expected HOST:PORT/address, e.g. 127.0.0.1:57120/wlslider/value)"))
+        }
+    }
+
+    @Test func packetLayoutFollowsOSC10() {
+        var builder = OSCPacketBuilder()
+        builder.appendMessage("/abc", float: 0.5)
+        // "/abc" + NUL padding to 8, ",f" + 2 NULs, 0.5 as big-endian float32.
+        #expect(builder.bytes == Array("/abc".utf8) + [0, 0, 0, 0] + Array(",f".utf8) + [0, 0, 0x3f, 0, 0, 0])
+        #expect(NTPTimetag(unixTime: 0).seconds == 2_208_988_800)
+        #expect(NTPTimetag(unixTime: 1.5).fraction == 0x8000_0000)
+    }
+}
+
+/// A real OSC receiver nobody here wrote: liblo's `oscdump` (Debian package liblo-tools).
+final class OSCDump {
+    let port = freeUDPPort()
+    let directory = makeTemporaryDirectory()
+    let process: TestProcess
+    var outputPath: String { directory + "/oscdump.txt" }
+
+    init() {
+        process = TestProcess(["oscdump", "-L", String(port)], outputPath: directory + "/oscdump.txt")
+    }
+
+    /// Sends a probe until oscdump prints it, so no test message is sent before it listens.
+    func waitUntilListening() throws -> Bool {
+        let probe = try OSCSender(destination: OSCDestination(host: "127.0.0.1", port: port, address: "/probe"))
+        var value = 0.0
+        return waitUntil(timeout: 5) {
+            value += 1
+            probe.send(ValueSample(time: 0, value: value, phase: .idle), range: SliderRange(min: 0, max: 1))
+            usleep(20_000)
+            return readText(outputPath).contains("/probe")
+        }
+    }
+
+    /// oscdump's lines after the probes: `<timetag> <address> <types> <arguments>`.
+    func lines(expecting count: Int) -> [String] {
+        waitUntil(timeout: 5) { received().count >= count }
+        return received()
+    }
+
+    private func received() -> [String] {
+        readText(outputPath).split(separator: "\n").map(String.init).filter { !$0.contains("/probe") }
+    }
+
+    func stop() {
+        process.stop()
+        removeTree(directory)
+    }
+}
+
+@Suite struct OSCSenderTests {
+    let range = SliderRange(min: 0, max: 100)
+    let gesture: [ValueSample] = [
+        ValueSample(time: 0.0, value: 25, phase: .idle),
+        ValueSample(time: 1.0, value: 25, phase: .began),
+        ValueSample(time: 1.016, value: 30, phase: .moved),
+        ValueSample(time: 1.033, value: 30, phase: .moved),
+        ValueSample(time: 1.050, value: 42.5, phase: .ended),
+    ]
+
+    @Test func oscdumpReceivesValuesAndPhaseChanges() throws {
+        let dump = OSCDump()
+        defer { dump.stop() }
+        #expect(try dump.waitUntilListening())
+        let sender = try OSCSender(destination: OSCDestination.parse("127.0.0.1:\(dump.port)/wlslider/value"),
+                                   mapping: OutputMapping(scale: OutputScale(lower: 0, upper: 1), curve: .linear))
+        for sample in gesture { sender.send(sample, range: range) }
+        let lines = dump.lines(expecting: 7).map { $0.split(separator: " ", maxSplits: 1)[1] }
+        #expect(lines == [
+            "/wlslider/value f 0.250000",
+            "/wlslider/value/phase s \"idle\"",
+            "/wlslider/value/phase s \"began\"",
+            "/wlslider/value f 0.300000",
+            "/wlslider/value/phase s \"moved\"",
+            "/wlslider/value f 0.425000",
+            "/wlslider/value/phase s \"ended\"",
+        ])
+        #expect(sender.takeWarnings() == [])
+        #expect(!sender.wantsWritable)
+    }
+
+    /// Bundles carry the NTP time of each sample's frame; oscdump prints a bundle's timetag
+    /// before each message in it. The start lies in the past so liblo dispatches at once.
+    @Test func oscdumpReceivesBundlesWithTheFrameTimetags() throws {
+        let dump = OSCDump()
+        defer { dump.stop() }
+        #expect(try dump.waitUntilListening())
+        let start = wallClockNow() - 100.25
+        let sender = try OSCSender(destination: OSCDestination.parse("localhost:\(dump.port)/fader"),
+                                   timing: .timetagged(wallClockAtStart: start))
+        for sample in gesture { sender.send(sample, range: range) }
+        let lines = dump.lines(expecting: 7)
+        #expect(lines.map { $0.split(separator: " ", maxSplits: 1)[1] } == [
+            "/fader f 25.000000", "/fader/phase s \"idle\"", "/fader/phase s \"began\"", "/fader f 30.000000",
+            "/fader/phase s \"moved\"", "/fader f 42.500000", "/fader/phase s \"ended\"",
+        ])
+        // oscdump prints the timetag as NTP seconds.fraction in hex; read it back as Unix time.
+        let times = lines.map { line -> Double in
+            let parts = line.split(separator: " ")[0].split(separator: ".")
+            return Double(UInt32(parts[0], radix: 16)!) - 2_208_988_800 + Double(UInt32(parts[1], radix: 16)!) / 4_294_967_296
+        }
+        let expected = [0, 0, 1, 1.016, 1.016, 1.050, 1.050].map { start + $0 }
+        for (time, wanted) in zip(times, expected) {
+            #expect(abs(time - wanted) < 1e-6, "timetag \(time) vs frame time \(wanted)")
+        }
+    }
+
+    @Test func missingReceiverIsReportedOnceAndNeverFatal() throws {
+        let port = freeUDPPort()
+        let sender = try OSCSender(destination: OSCDestination.parse("127.0.0.1:\(port)/x"))
+        var warnings: [String] = []
+        for index in 0..<20 {
+            sender.send(ValueSample(time: 0, value: Double(index), phase: .moved), range: range)
+            warnings += sender.takeWarnings()
+            usleep(5_000)
+        }
+        #expect(warnings == ["osc: send to 127.0.0.1:\(port)/x: Connection refused (errno 111) (reported once; sending goes on)"])
+        #expect(!sender.wantsWritable)
+    }
+
+    @Test func resolvesIPv6AndNamesNumerically() throws {
+        let sender = try OSCSender(destination: OSCDestination.parse("[::1]:5000/x"))
+        #expect(sender.remoteAddress == "[::1]:5000")
+        let named = try OSCSender(destination: OSCDestination.parse("localhost:5000/x"))
+        #expect(named.remoteAddress == "127.0.0.1:5000" || named.remoteAddress == "[::1]:5000")
+    }
+}
