@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SliderEngine"),
         .target(name: "SliderRender", dependencies: ["CPixman"]),
         .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols", "CXKBCommon"]),
-        .target(name: "SliderOutput"),
+        .target(name: "SliderOutput", dependencies: ["SliderEngine"]),
         .target(name: "SliderApp", dependencies: ["SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
         .executableTarget(
             name: "wlslider",

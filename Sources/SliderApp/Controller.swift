@@ -186,3 +186,12 @@ final class SliderController: SliderSurfaceDelegate {
         return LogicalRect(x: Int32(x0), y: Int32(y0), width: Int32(max(0, x1 - x0)), height: Int32(max(0, y1 - y0)))
     }
 }
+
+extension SliderController {
+    /// Emits the value the slider starts with, before the compositor has shown anything: the
+    /// stream begins at once.
+    func emitInitialValue() {
+        outputs.emit(slider.advance(to: clock.now()).samples)
+        repaintAll = true
+    }
+}

@@ -28,7 +28,7 @@ public final class OSCSender {
     private let timing: Timing
     private var packet = OSCPacketBuilder()
     private var deliveredValue: Float?
-    private var deliveredPhase: Phase?
+    private var deliveredPhase: GesturePhase?
     private var unsent: (sample: ValueSample, range: SliderRange)?
     private var warnings = WarningLog()
 
@@ -96,7 +96,7 @@ public final class OSCSender {
         return true
     }
 
-    private func sendPhase(_ phase: Phase) -> Bool {
+    private func sendPhase(_ phase: GesturePhase) -> Bool {
         packet.reset()
         packet.appendMessage(destination.phaseAddress, string: phase.rawValue)
         guard transmit() else { return false }
@@ -104,7 +104,7 @@ public final class OSCSender {
         return true
     }
 
-    private func sendBundle(_ timetag: NTPTimetag, value: Float?, phase: Phase?) -> Bool {
+    private func sendBundle(_ timetag: NTPTimetag, value: Float?, phase: GesturePhase?) -> Bool {
         packet.reset()
         packet.beginBundle(timetag)
         if let value {

@@ -68,7 +68,7 @@ private func wasReaped(_ pid: Int32?) -> Bool {
         let log = directory + "/log"
         let template = try ExecTemplate(arguments: ["sh", "-c", "echo \"$1 $2\" >> \"$3\"; sleep 0.3", "sh", "{value}", "{phase}", log])
         let hook = ExecHook(template: template)
-        let samples = [(10.0, Phase.began), (20, .moved), (30, .moved), (40, .moved), (55.5, .ended)]
+        let samples = [(10.0, GesturePhase.began), (20, .moved), (30, .moved), (40, .moved), (55.5, .ended)]
         for (value, phase) in samples {
             hook.submit(ValueSample(time: 0, value: value, phase: phase), range: range)
             hook.reap()

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SliderEngine
+import SliderOutput
+import SliderRender
+import WaylandClient
+
+/// How wlslider ends. The numbers are its exit codes.
+public enum ExitStatus: Int32, Sendable {
+    /// Closed, interrupted (SIGINT/SIGTERM), `quit` on stdin, or stdout's reader gone.
+    case success = 0
+    /// The compositor or the system failed (the message names what).
+    case failure = 1
+    /// The command line was wrong.
+    case usage = 64
+}
+
+/// The wlslider program: shows the slider and runs until it is closed.
+public enum Wlslider {
+    /// Runs wlslider with checked options; returns the exit code.
+    public static func run(_ options: AppOptions) -> ExitStatus {
+        // A closed pipe must show up as EPIPE on write, not kill us: the sinks handle it.
+        signal(SIGPIPE, SIG_IGN)
+        var configuration = options.slider
+        do {
+            try configuration.validate()
+        } catch {
+            report(error.description)
+            return .usage
+        }
+        let connection: WaylandConnection
+        do {
+            connection = try WaylandConnection()
+        } catch {
+            report(error.description)
+            return .failure
+        }
+        let role = surfaceRole(options, connection: connection, configuration: &configuration)
+        return Session(options: options, configuration: configuration, connection: connection, role: role).run()
+    }
+
+    /// The toplevel window, or a layer surface at the screen edge in edge mode. Without layer-shell,
+    /// an edge slider falls back to a window (and stops hiding, which only makes sense at an edge).
+    static func surfaceRole(_ options: AppOptions, connection: WaylandConnection,
+                            configuration: inout SliderConfiguration) -> SurfaceRole {
+        let size = options.size ?? configuration.preferredSize
+        let logical = LogicalSize(width: Int32(size.width.rounded()), height: Int32(size.height.rounded()))
+        guard let edge = configuration.edge else {
+            return .toplevel(title: options.title, appID: "wlslider", preferredSize: logical)
+        }
+        guard connection.hasLayerShell else {
+            report("zwlr_layer_shell_v1: not offered by the compositor; showing the slider in a window instead of at the \(edge.rawValue) edge")
+            configuration.edge = nil
+            return .toplevel(title: options.title, appID: "wlslider", preferredSize: logical)
+        }
+        let surfaceEdge: Edge = switch edge {
+        case .left: .left
+        case .right: .right
+        case .top: .top
+        case .bottom: .bottom
+        }
+        return .layer(edge: surfaceEdge, size: logical, keyboardOnDemand: true)
+    }
+}
+
+/// One run of the slider: the event loop and everything registered with it.
+private final class Session {
+    private let options: AppOptions
+    private let configuration: SliderConfiguration
+    private let connection: WaylandConnection
+    private let role: SurfaceRole
+    private let loop = EventLoop()
+    private let clock = AppClock()
+    private var exitCode = ExitStatus.success
+    private var stopping = false
+
+    init(options: AppOptions, configuration: SliderConfiguration, connection: WaylandConnection, role: SurfaceRole) {
+        self.options = options
+        self.configuration = configuration
+        self.connection = connection
+        self.role = role
+    }
+
+    func run() -> ExitStatus {
+        let slider: Slider
+        do {
+            slider = try Slider(configuration: configuration, value: options.value, size: options.size, at: 0)
+        } catch {
+            report(error.description)
+            return .usage
+        }
+        // The sinks sample the engine through the controller, which exists only after them.
+        var sampler: SliderController?
+        let outputs: ValueOutputs
+        do {
+            outputs = try ValueOutputs(options: options.output, loop: loop, clock: clock) { buffer, start, rate in
+                sampler?.slider.fill(buffer, from: start, sampleRate: rate)
+            }
+        } catch {
+            report(error.description)
+            return .failure
+        }
+        let controller = SliderController(
+            slider: slider, style: options.style, clock: clock, loop: loop, outputs: outputs,
+            manageInputRegion: configuration.edge != nil)
+        sampler = controller
+        outputs.range = { [unowned controller] in
+            SliderRange(min: controller.slider.configuration.minimum, max: controller.slider.configuration.maximum)
+        }
+        return run(controller: controller, outputs: outputs)
+    }
+
+    private func run(controller: SliderController, outputs: ValueOutputs) -> ExitStatus {
+        controller.onExit = { [unowned self] code, message in
+            if let message { report(message) }
+            self.stop(code == 0 ? .success : .failure)
+        }
+        outputs.onNothingLeftToFeed = { [unowned self] in self.stop(.success) }
+        do {
+            _ = try loop.addSignalSource([SIGINT, SIGTERM]) { [unowned self] _ in self.stop(.success) }
+            connection.attach(to: loop)
+            controller.surface = try connection.makeSurface(role: role, delegate: controller)
+        } catch {
+            report(error.description)
+            return .failure
+        }
+        let stdin = StdinControl(loop: loop, controller: controller, exitOnEOF: options.exitOnEOF)
+        stdin.onQuit = { [unowned self] in self.stop(.success) }
+        controller.emitInitialValue()
+        do {
+            try loop.run()
+        } catch {
+            report(String(describing: error))
+            exitCode = .failure
+        }
+        outputs.finish(with: controller.finalSample(), at: clock.now())
+        connection.flush()
+        return exitCode
+    }
+
+    private func stop(_ code: ExitStatus) {
+        guard !stopping else { return }
+        stopping = true
+        exitCode = code
+        loop.stop()
+    }
+}

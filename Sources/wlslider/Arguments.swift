@@ -1,0 +1,84 @@
+import ArgumentParser
+import SliderApp
+import SliderEngine
+import SliderOutput
+import SliderRender
+
+extension Orientation: ExpressibleByArgument {}
+extension ScreenEdge: ExpressibleByArgument {}
+extension GlideMode: ExpressibleByArgument {}
+extension OutputCurve: ExpressibleByArgument {}
+extension OutputFormat.Style: ExpressibleByArgument {}
+
+extension TrackShape: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument {
+        case "capsule": self = .capsule
+        case "wedge": self = .wedge
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["capsule", "wedge"] }
+}
+
+/// `--curve`: Core Animation's named timing functions.
+enum CurveArgument: String, ExpressibleByArgument, CaseIterable {
+    case easeIn = "ease-in", easeOut = "ease-out", easeInOut = "ease-in-out", linear
+
+    var curve: TimingCurve {
+        switch self {
+        case .easeIn: .easeIn
+        case .easeOut: .easeOut
+        case .easeInOut: .easeInOut
+        case .linear: .linear
+        }
+    }
+}
+
+/// `WxH` in logical pixels.
+struct SizeArgument: ExpressibleByArgument {
+    var size: SliderSize
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+        size = SliderSize(width: Double(w), height: Double(h))
+    }
+
+    var defaultValueDescription: String { "\(Int(size.width))x\(Int(size.height))" }
+}
+
+/// `#RRGGBB` or `#RRGGBBAA`.
+struct ColorArgument: ExpressibleByArgument {
+    var color: Color
+    init?(argument: String) {
+        guard let color = Color(hex: argument) else { return nil }
+        self.color = color
+    }
+}
+
+/// A comma-separated list of numbers.
+struct NumberList: ExpressibleByArgument {
+    var numbers: [Double]
+    init(_ numbers: [Double]) { self.numbers = numbers }
+
+    init?(argument: String) {
+        var numbers: [Double] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let n = Double(part.trimmingWhitespace()), n.isFinite else { return nil }
+            numbers.append(n)
+        }
+        self.numbers = numbers
+    }
+
+    var defaultValueDescription: String {
+        numbers.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ",")
+    }
+}
+
+extension Substring {
+    func trimmingWhitespace() -> Substring {
+        drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().reduce(into: Substring()) { $0.append($1) }
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import SliderApp
+import SliderEngine
+import SliderOutput
+import SliderRender
+
+@main
+struct WlsliderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wlslider",
+        abstract: "A Wayland slider whose value glides like an audio parameter.",
+        discussion: """
+            wlslider shows one slider in a window (or, with --edge, half hidden at a screen edge) and \
+            prints its value on stdout, one line per frame in which the value changed. A jump glides \
+            instead of stepping, so the stream can drive a volume, a filter or a light directly. \
+            Lines on stdin move it: a number sets the value, +N or -N moves it, "min X", "max X" and \
+            "step X" change the range, "quit" exits. Exit status: 0 when closed, interrupted or told \
+            to quit; 1 when the compositor or the system fails; 64 for a usage error.
+            """,
+        version: "0.1.0")
+
+    // MARK: Value
+
+    @Option(help: "The value at the minimum end of the slider.")
+    var min: Double = 0
+
+    @Option(help: "The value at the maximum end of the slider.")
+    var max: Double = 100
+
+    @Option(help: "The value to start at. Defaults to the minimum.")
+    var value: Double?
+
+    @Option(help: "Round every value to a whole number of steps from the minimum; arrow keys move one step.")
+    var step: Double?
+
+    // MARK: Shape
+
+    @Option(help: "Which way the slider runs: horizontal (minimum at the left) or vertical (minimum at the bottom). Defaults to the edge's direction with --edge, else horizontal.")
+    var orientation: Orientation?
+
+    @Option(help: ArgumentHelp("The size to ask for, in logical pixels; the smaller side is the slider's thickness. Defaults to 320x48, or 48x320 when vertical.", valueName: "WxH"))
+    var size: SizeArgument?
+
+    @Option(help: "The track's shape: a capsule, or a wedge that is thin at the minimum and full at the maximum.")
+    var track: TrackShape = .capsule
+
+    @Option(help: "Rest half hidden beyond this screen edge and slide in while touched (needs a compositor with wlr-layer-shell).")
+    var edge: ScreenEdge?
+
+    @Option(help: "How long the slider stays shown after a gesture ends before it slides back, in seconds (with --edge).")
+    var edgeHideDelay: Double = 0
+
+    @Option(help: "The title of the window.")
+    var title: String = "wlslider"
+
+    // MARK: Motion
+
+    @Option(help: "How much the thumb grows while it is held.")
+    var thumbScale: Double = 2
+
+    @Option(help: "How long the thumb takes to grow and to shrink back, in seconds.")
+    var thumbDuration: Double = 0.3
+
+    @Option(help: "How long the value glides after a jump (a press away from the thumb, a key, a wheel detent, a value from stdin), in seconds.")
+    var jumpDuration: Double = 0.25
+
+    @Option(help: "How long the value glides after each movement of a drag, in seconds.")
+    var dragDuration: Double = 0.03
+
+    @Option(help: "The timing curve of the glides.")
+    var curve: CurveArgument = .easeIn
+
+    @Option(help: "How the value follows a new target: along the timing curve, restarting from where it is, or as a spring that keeps its speed.")
+    var glide: GlideMode = .curve
+
+    @Option(help: ArgumentHelp("Scrubbing speeds while dragging away from the track, one per offset.", valueName: "list"))
+    var scrubSpeeds: NumberList = NumberList([1, 0.5, 0.25, 0.1])
+
+    @Option(help: ArgumentHelp("Distances from the track, in logical pixels, past which the next scrubbing speed applies; the first is 0.", valueName: "list"))
+    var scrubOffsets: NumberList = NumberList([0, 50, 100, 150])
+
+    // MARK: Colours
+
+    @Option(help: ArgumentHelp("The track's colour.", valueName: "#RRGGBB[AA]"))
+    var trackColor: ColorArgument?
+
+    @Option(help: ArgumentHelp("The colour of the track's filled part, from the minimum to the thumb.", valueName: "#RRGGBB[AA]"))
+    var fillColor: ColorArgument?
+
+    @Option(help: ArgumentHelp("The thumb's colour.", valueName: "#RRGGBB[AA]"))
+    var thumbColor: ColorArgument?
+
+    @Option(help: ArgumentHelp("The background colour; transparent by default at a screen edge.", valueName: "#RRGGBB[AA]"))
+    var backgroundColor: ColorArgument?
+
+    // MARK: Output
+
+    @Option(help: "The line format on stdout: plain (the value) or json ({\"t\":ms,\"value\":v,\"phase\":...}).")
+    var format: OutputFormat.Style = .plain
+
+    @Option(help: "Decimals of the values printed (0 to 17).")
+    var precision: Int = 2
+
+    @Option(help: ArgumentHelp("Map the slider's range onto this range on output, e.g. 0:1.", valueName: "MIN:MAX"))
+    var scaleOutput: String?
+
+    @Option(help: "Map the output linearly, or in decibels along the travel (for gain; -60 to 0 dB unless --scale-output says otherwise).")
+    var outputCurve: OutputCurve = .linear
+
+    @Option(help: ArgumentHelp("Send each value as an OSC message over UDP, e.g. 127.0.0.1:57120/wlslider/value; gesture phases go to ADDRESS/phase.", valueName: "HOST:PORT/ADDRESS"))
+    var osc: String?
+
+    @Flag(help: "Send OSC bundles stamped with each frame's time, so receivers can schedule them exactly.")
+    var oscTimetags = false
+
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Run a command (without a shell) for each value, at most one at a time, skipping to the newest value while one runs; {value}, {percent} and {phase} in its arguments are replaced. It takes the arguments up to the next option.", valueName: "command"))
+    var exec: [String] = []
+
+    @Option(help: ArgumentHelp("Write the value as a 32-bit float mono stream at audio rate to this file, or to stdout with -, in real time.", valueName: "path"))
+    var audioOut: String?
+
+    @Option(help: "Samples per second of the --audio-out stream.")
+    var rate: Int = 48_000
+
+    @Flag(help: "Exit when stdin ends, instead of carrying on.")
+    var exitOnEof = false
+
+    // MARK: Running
+
+    func validate() throws {
+        _ = try makeOptions()
+    }
+
+    func run() throws {
+        let code = Wlslider.run(try makeOptions())
+        if code != .success { throw ExitCode(code.rawValue) }
+    }
+}
