@@ -72,6 +72,7 @@ public final class AudioRateWriter {
     private var pending = 0..<0
     private var readerClosed = false
     private let ownsDescriptor: Bool
+    private var descriptorReleased = false
     private var originalFlags: Int32?
     private var warnings = WarningLog()
 
@@ -169,7 +170,11 @@ public final class AudioRateWriter {
         warnings.once(key: "lag", "audio-out: the reader fell more than \(Int(maxLag * 1000)) ms behind; skipped \(lag) samples to stay in real time (reported once)")
     }
 
+    /// Closes (or hands back) the descriptor, once: `finish` and `deinit` both come here, and a
+    /// second close would close whatever descriptor reused the number in the meantime.
     private func restoreOrClose() {
+        guard !descriptorReleased else { return }
+        descriptorReleased = true
         if ownsDescriptor {
             Sys.close(fileDescriptor)
         } else if let flags = originalFlags {

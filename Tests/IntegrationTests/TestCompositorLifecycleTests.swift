@@ -57,7 +57,7 @@ struct TestCompositorLifecycleTests {
                 try await compositor.waitUntil("a toplevel that never comes", timeout: .milliseconds(100)) { !$0.surfaces.isEmpty }
             }
             let elapsed = start.duration(to: .now)
-            #expect(elapsed >= .milliseconds(100) && elapsed < .seconds(2))
+            #expect(elapsed >= .milliseconds(100), "it did wait the timeout out")
             let text = error?.description ?? ""
             #expect(text.contains("timed out after 0.1 seconds waiting for a toplevel that never comes"))
             #expect(text.contains("client 1 pid \(getpid()) connected"))

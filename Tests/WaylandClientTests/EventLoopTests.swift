@@ -88,7 +88,7 @@ private final class Pipe {
         let elapsed = MonotonicInstant.now().nanoseconds - start.nanoseconds
         #expect(fired == ["early", "late"])
         #expect(elapsed >= 20_000_000)
-        #expect(elapsed < 1_000_000_000)
+        #expect(elapsed < 10_000_000_000, "returns once the timer fires, not never")
     }
 
     @Test func aThrowingHandlerStopsTheLoopWithItsError() {
@@ -101,12 +101,12 @@ private final class Pipe {
 
     @Test func closedFdIsReportedInvalidAndRemoved() throws {
         let loop = EventLoop()
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        close(fds[0])
-        close(fds[1])
+        // A number no test opens (tests run in parallel in one process: a freshly closed fd
+        // number may already belong to another test).
+        let closed: Int32 = 60_000
+        #expect(fcntl(closed, F_GETFD) == -1)
         var seen: EventLoop.Events = []
-        loop.addSource(fd: fds[0], events: .readable) { seen = $0 }
+        loop.addSource(fd: closed, events: .readable) { seen = $0 }
         try loop.run()  // returns: the only source was removed after reporting POLLNVAL
         #expect(seen.contains(.invalid))
     }
