@@ -1,20 +1,51 @@
 import WaylandClient
 
-/// Seconds on the monotonic clock since the app started: the engine's time base.
-struct AppClock: Sendable {
+/// The engine's clock: seconds since start, on the compositor's time base where it gives one.
+///
+/// Frame callbacks and input events carry the compositor's millisecond timestamps, which feed the
+/// engine so animations advance by presentation time and input lands at the time it happened.
+/// Their base is unspecified (CLOCK_MONOTONIC on every compositor seen here; a test compositor may
+/// run a virtual clock), so the first stamp fixes an offset to the app's monotonic clock. Between
+/// stamps, time is extrapolated from the last one with the monotonic clock. A compositor clock
+/// that runs ahead of ours by over a second, or lags over ten, is resynchronised: animations can
+/// neither stall nor leap because of it.
+final class AppClock {
     /// Monotonic seconds at start.
     let origin: Double
+    private var lastStamp: (milliseconds: Int64, raw: UInt32, time: Double, monotonic: Double)?
+    private var offset: Double?
 
     init() { origin = Self.monotonicSeconds() }
 
-    /// Seconds since start.
-    func now() -> Double { Self.monotonicSeconds() - origin }
+    /// Seconds since start now: extrapolated from the last compositor timestamp.
+    func now() -> Double {
+        let m = Self.monotonicSeconds()
+        guard let last = lastStamp else { return m - origin }
+        return last.time + (m - last.monotonic)
+    }
+
+    /// The engine time of a compositor timestamp (milliseconds, wrapping at 2³²).
+    func time(ofStamp raw: UInt32) -> Double {
+        let m = Self.monotonicSeconds()
+        let ms = unwrap(raw)
+        let seconds = Double(ms) / 1000
+        if offset == nil { offset = seconds - m }
+        var t = seconds - offset! - origin
+        let ours = m - origin
+        if t > ours + 1 || t < ours - 10 {
+            offset = seconds - m
+            t = ours
+        }
+        lastStamp = (ms, raw, t, m)
+        return t
+    }
+
+    /// Continues the millisecond count across the 32-bit wrap (every 49.7 days).
+    private func unwrap(_ raw: UInt32) -> Int64 {
+        guard let last = lastStamp else { return Int64(raw) }
+        return last.milliseconds + Int64(Int32(bitPattern: raw &- last.raw))
+    }
 
     /// The absolute monotonic time in seconds.
     static func monotonicSeconds() -> Double { Double(MonotonicInstant.now().nanoseconds) / 1e9 }
-
-    /// The engine time of a frame callback timestamp (see `FrameClock`).
-    func frameTime(callbackMilliseconds ms: UInt32) -> Double {
-        FrameClock.frameTime(callbackMilliseconds: ms, now: Self.monotonicSeconds(), origin: origin)
-    }
 }

@@ -68,28 +68,33 @@ final class SliderController: SliderSurfaceDelegate {
     }
 
     func surface(_ surface: SliderSurface, frameDone timeMs: UInt32) {
-        let t = clock.frameTime(callbackMilliseconds: timeMs)
-        if pacer.frameDone() || slider.isAnimating(at: t) { draw(at: t) }
+        // Callbacks are only asked for while something changes, and the frame after the last
+        // one still has to show where the animation ended: always draw.
+        _ = pacer.frameDone()
+        draw(at: clock.time(ofStamp: timeMs))
     }
 
     func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {
-        apply(input.inputs(forTouch: batch, contactInGesture: slider.trackingContact))
+        apply(input.inputs(forTouch: batch, contactInGesture: slider.trackingContact),
+              stamp: batch.lazy.compactMap(\.time).last)
     }
 
     func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {
-        apply(input.inputs(forPointer: batch, contactInGesture: slider.trackingContact))
+        apply(input.inputs(forPointer: batch, contactInGesture: slider.trackingContact),
+              stamp: batch.lazy.compactMap(\.time).last)
     }
 
     func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {
-        guard case let .key(keysym, _, state, _, _) = event, state != .released,
+        guard case let .key(keysym, _, state, _, time) = event, state != .released,
               let key = SliderKey(keysym: keysym) else { return }
-        apply([.key(key, isRepeat: state == .repeated)])
+        apply([.key(key, isRepeat: state == .repeated)], stamp: time)
     }
 
     // MARK: Frames
 
-    private func apply(_ inputs: [SliderInput]) {
-        let t = clock.now()
+    /// Feeds input to the engine at the compositor's time of the batch (now, when it gave none).
+    private func apply(_ inputs: [SliderInput], stamp: UInt32?) {
+        let t = stamp.map { clock.time(ofStamp: $0) } ?? clock.now()
         var used = false
         for event in inputs { used = slider.handle(event, at: t) || used }
         if used { requestFrame() }

@@ -31,20 +31,3 @@ struct FramePacer: Sendable, Equatable {
         callbackPending = false
     }
 }
-
-/// Maps frame-callback timestamps onto the engine's clock.
-///
-/// `wl_callback.done` carries milliseconds on an unspecified base; every compositor seen here
-/// (weston, sway, KWin, mutter) uses CLOCK_MONOTONIC, as wlslider does. When a timestamp agrees
-/// with the app's own monotonic clock within a second (modulo the 32-bit wrap), the compositor's
-/// presentation time is used; otherwise the app's clock.
-struct FrameClock: Sendable {
-    /// Seconds since the app started for a frame callback timestamp, given the current monotonic
-    /// time in seconds (`now`) and the monotonic time at start (`origin`).
-    static func frameTime(callbackMilliseconds ms: UInt32, now: Double, origin: Double) -> Double {
-        let nowMs = UInt32(truncatingIfNeeded: Int64((now * 1000).rounded(.down)))
-        let ahead = Int32(bitPattern: ms &- nowMs)  // signed difference, wrap-safe
-        guard abs(Int(ahead)) <= 1000 else { return now - origin }
-        return min(now + Double(ahead) / 1000, now) - origin
-    }
-}

@@ -58,3 +58,24 @@ struct InputMapping: Sendable {
         return out
     }
 }
+
+extension TouchEvent {
+    /// The compositor's timestamp of the event, if it has one.
+    var time: UInt32? {
+        switch self {
+        case let .down(_, _, _, time), let .motion(_, _, _, time), let .up(_, time): time
+        case .cancel: nil
+        }
+    }
+}
+
+extension PointerEvent {
+    /// The compositor's timestamp of the event, if it has one.
+    var time: UInt32? {
+        switch self {
+        case let .motion(_, _, time), let .button(_, _, time), let .wheel(_, _, _, time),
+             let .scroll(_, _, _, time), let .scrollStop(_, time): time
+        case .enter, .leave, .deviceRemoved: nil
+        }
+    }
+}
