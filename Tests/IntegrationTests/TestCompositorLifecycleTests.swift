@@ -107,4 +107,18 @@ struct TestCompositorLifecycleTests {
             #expect(error?.description.contains("No such file or directory") == true)
         }
     }
+
+    @Test("a process launched with a stdin pipe reads what the test writes, and end of file when it closes it")
+    func standardInputPipe() async throws {
+        try await withTestCompositor { compositor in
+            let process = try compositor.launch("sh", arguments: ["-c", "while read line; do echo \"got $line\"; done; echo eof"], standardInput: true)
+            try compositor.writeStandardInput(process, "one\ntwo\n")
+            #expect(try await compositor.waitForOutputLines(of: process, count: 2) == ["got one", "got two"])
+            try compositor.closeStandardInput(process)
+            #expect(try await compositor.waitForExit(process) == .exited(0))
+            #expect(compositor.state.processes[process]?.standardOutputLines == ["got one", "got two", "eof"])
+            let error = #expect(throws: TestCompositorError.self) { try compositor.writeStandardInput(process, "late\n") }
+            #expect(error?.description.contains("has no open stdin pipe") == true)
+        }
+    }
 }

@@ -12,6 +12,8 @@ final class ChildProcess {
     var pidfd: Int32
     var readers: [PipeReader] = []
     var exitSource: OpaquePointer?
+    /// The write end of its standard input, when launched with a pipe there (nil: /dev/null, or closed).
+    var standardInput: Int32?
     init(server: Server, id: ProcessID, pid: pid_t, pidfd: Int32) {
         self.server = server
         self.id = id
@@ -69,17 +71,20 @@ final class PipeReader {
 
 extension Server {
     /// Starts `executable` (looked up in PATH) with the compositor's WAYLAND_DISPLAY and
-    /// XDG_RUNTIME_DIR; stdin is /dev/null, stdout and stderr are captured.
-    func launch(_ executable: String, arguments: [String], environment extra: [String: String]) throws -> ProcessID {
+    /// XDG_RUNTIME_DIR; stdin is /dev/null or, with `standardInput`, a pipe the test writes into;
+    /// stdout and stderr are captured.
+    func launch(_ executable: String, arguments: [String], environment extra: [String: String], standardInput: Bool) throws -> ProcessID {
         let out = try outputPipe("stdout"), err = try outputPipe("stderr")
+        let input = standardInput ? try inputPipe() : nil
         let command = [executable] + arguments
         let pid: pid_t
         do {
-            defer { ledger.close(out.write); ledger.close(err.write) }
-            pid = try spawn(command, environment: childEnvironment(extra), stdout: out.write, stderr: err.write)
+            defer { ledger.close(out.write); ledger.close(err.write); input.map { ledger.close($0.read) } }
+            pid = try spawn(command, environment: childEnvironment(extra), stdin: input?.read, stdout: out.write, stderr: err.write)
         } catch {
             ledger.close(out.read)
             ledger.close(err.read)
+            input.map { ledger.close($0.write) }
             throw error
         }
         let id = ProcessID(processIDs.next())
@@ -94,8 +99,10 @@ extension Server {
             state.processes[id]?.exitStatus = .signaled(SIGKILL)
             ledger.close(out.read)
             ledger.close(err.read)
+            input.map { ledger.close($0.write) }
             throw error
         }
+        child.standardInput = input?.write
         ledger.opened(child.pidfd, "pidfd of \(id)")
         child.readers = [watch(out.read, id, stdout: true), watch(err.read, id, stdout: false)]
         child.exitSource = wl_event_loop_add_fd(loop, child.pidfd, UInt32(WL_EVENT_READABLE), { _, _, data in
@@ -115,6 +122,38 @@ extension Server {
         ledger.opened(fds[0], "\(what) pipe (read end)")
         ledger.opened(fds[1], "\(what) pipe (write end)")
         return (fds[0], fds[1])
+    }
+
+    /// A pipe for a child's stdin. Our (write) end is non-blocking: a child that stops reading makes
+    /// a write fail with a clear error instead of hanging the compositor.
+    private func inputPipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard wlslider_pipe_cloexec(&fds) == 0 else { throw TestCompositorError.system("pipe2 for a child's stdin") }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        ledger.opened(fds[0], "stdin pipe (read end)")
+        ledger.opened(fds[1], "stdin pipe (write end)")
+        return (fds[0], fds[1])
+    }
+
+    /// Writes `text` to a child's stdin pipe, all of it or an error.
+    func writeStandardInput(_ id: ProcessID, _ text: String) throws {
+        guard let fd = children[id]?.standardInput else {
+            throw TestCompositorError("test compositor: \(id) has no open stdin pipe (launched without one, closed, or ended)")
+        }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw TestCompositorError.system("writing \(bytes.count) bytes to the stdin of \(id) (wrote \(written))")
+        }
+    }
+
+    /// Closes a child's stdin pipe: it reads end of file.
+    func closeStandardInput(_ id: ProcessID) throws {
+        guard let child = children[id], let fd = child.standardInput else {
+            throw TestCompositorError("test compositor: \(id) has no open stdin pipe (launched without one, closed, or ended)")
+        }
+        child.standardInput = nil
+        ledger.close(fd)
     }
 
     private func watch(_ fd: Int32, _ id: ProcessID, stdout: Bool) -> PipeReader {
@@ -151,6 +190,8 @@ extension Server {
         state.processes[child.id]?.exitStatus = low == 0 ? .exited((status >> 8) & 0xff) : .signaled(low)
         if let source = child.exitSource { wl_event_source_remove(source) }
         child.exitSource = nil
+        if let fd = child.standardInput { ledger.close(fd) }
+        child.standardInput = nil
         ledger.close(child.pidfd)
         children[child.id] = nil
     }
@@ -178,13 +219,17 @@ extension Server {
     }
 }
 
-/// posix_spawnp with stdin from /dev/null, the given stdout/stderr, default signal handling
+/// posix_spawnp with stdin from `stdin` (nil: /dev/null), the given stdout/stderr, default signal handling
 /// (the test runner may ignore SIGPIPE, which exec would pass on), and its own process group.
-private func spawn(_ command: [String], environment: [String], stdout: Int32, stderr: Int32) throws -> pid_t {
+private func spawn(_ command: [String], environment: [String], stdin: Int32?, stdout: Int32, stderr: Int32) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if let stdin {
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
     posix_spawn_file_actions_adddup2(&actions, stdout, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr, 2)
     var attributes = posix_spawnattr_t()

@@ -159,8 +159,21 @@ extension TestCompositor {
     /// Starts `executable` (searched in PATH) as a client of this compositor: its environment
     /// is the test's, plus ``environment``, plus `environment` given here. Standard output and
     /// error are captured in ``ProcessState``; it is stopped by ``stop()`` if still running.
-    public func launch(_ executable: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> ProcessID {
-        try thread.perform { try $0.launch(executable, arguments: arguments, environment: environment) }
+    /// Its standard input is /dev/null, or with `standardInput` a pipe that
+    /// ``writeStandardInput(_:_:)`` writes into and ``closeStandardInput(_:)`` closes.
+    public func launch(_ executable: String, arguments: [String] = [], environment: [String: String] = [:],
+                       standardInput: Bool = false) throws -> ProcessID {
+        try thread.perform { try $0.launch(executable, arguments: arguments, environment: environment, standardInput: standardInput) }
+    }
+
+    /// Writes `text` to the standard input of a process launched with `standardInput: true`.
+    public func writeStandardInput(_ process: ProcessID, _ text: String) throws {
+        try thread.perform { try $0.writeStandardInput(process, text) }
+    }
+
+    /// Closes the standard input of a process launched with `standardInput: true` (it reads end of file).
+    public func closeStandardInput(_ process: ProcessID) throws {
+        try thread.perform { try $0.closeStandardInput(process) }
     }
 
     /// Sends a signal (e.g. `SIGTERM`) to a launched process.
