@@ -171,6 +171,24 @@ struct TestCompositorInputTests {
         }
     }
 
+    @Test("a removed touch device takes its touch points with it: a new device starts with none down")
+    func touchPointsGoWithTheDevice() async throws {
+        try await withTestCompositor { compositor in
+            let (mapped, devices) = try setUp(compositor, touch: true)
+            try compositor.touch.down(id: 0, on: mapped.id, x: 5, y: 5)
+            try compositor.setSeatCapabilities([.pointer, .keyboard])
+            wl_touch_release(devices[0])
+            try mapped.client.roundtrip()
+            try compositor.setSeatCapabilities(.all)
+            _ = mapped.client.getTouch(try mapped.client.bindSeat())
+            try mapped.client.roundtrip()
+            let mark = mapped.client.events.count
+            try compositor.touch.down(id: 0, on: mapped.id, x: 6, y: 7)
+            try mapped.client.roundtrip()
+            #expect(mapped.client.events(since: mark) == ["wl_touch.down 1000 0 6.0 7.0"])
+        }
+    }
+
     @Test("asking for a device the seat never had is a protocol error")
     func missingCapability() async throws {
         var configuration = Configuration()

@@ -60,10 +60,18 @@ extension Server {
         if version >= 2 { wl_seat_send_name(resource, "seat0") }
     }
 
-    /// Changes the seat's devices and sends `wl_seat.capabilities` to every bound seat.
+    /// Changes the seat's devices and sends `wl_seat.capabilities` to every bound seat. A device
+    /// that goes away takes its state with it, as in a real compositor: touch points are no longer
+    /// down, and pointer or keyboard focus must be entered afresh once the device is back.
     func setCapabilities(_ capabilities: SeatCapabilities) {
         state.seatCapabilities = capabilities
         seat.everHad.formUnion(capabilities)
+        if !capabilities.contains(.touch) { seat.touchPoints.removeAll() }
+        if !capabilities.contains(.pointer) { seat.pointerFocus = nil }
+        if !capabilities.contains(.keyboard) {
+            seat.keyboardFocus = nil
+            seat.pressedKeys.removeAll()
+        }
         for resource in seat.seats { wl_seat_send_capabilities(resource, capabilities.rawValue) }
     }
 
