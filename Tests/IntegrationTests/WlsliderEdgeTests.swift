@@ -1,0 +1,80 @@
+// End-to-end edge mode: a layer surface at the left screen edge, half hidden, whose input region
+// follows the visible part as it slides in on touch and out after the lift; and the one-line
+// notice and ordinary window when the compositor has no layer-shell.
+import Testing
+import TestCompositor
+
+@Suite("wlslider scenarios: edge mode")
+struct WlsliderEdgeTests {
+    /// The input region's width in the last commit (the region must be one plain rectangle).
+    private func inputWidth(_ slider: SliderRun) throws -> Int32 {
+        let region = try #require(try slider.compositor.surface(slider.surface).lastCommit?.inputRegion, "an input region is set")
+        #expect(!region.hasSubtractions && region.addedRects.count == 1, "\(region)")
+        let box = try #require(region.boundingBox)
+        #expect(box.x == 0 && box.y == 0 && box.height == 320, "\(region)")
+        return box.width
+    }
+
+    @Test("--edge left: an overlay layer surface anchored left, 48×320, half hidden with input only on the visible half; a touch reveals it, the lift hides it again")
+    func revealAndHide() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--edge", "left"], role: .layer)
+            let layer = try #require(try compositor.surface(slider.surface).layer)
+            #expect(layer.anchor == [.left] && layer.size == Size(width: 48, height: 320), "\(layer)")
+            #expect(layer.layer == .overlay && layer.exclusiveZone == 0 && layer.namespace == "wlslider", "\(layer)")
+            #expect(slider.firstCommit.buffer?.width == 48 && slider.firstCommit.buffer?.height == 320)
+
+            // Hidden: the band's left half is beyond the edge; the thumb (value 0, at the bottom) is cut in half.
+            #expect(try inputWidth(slider) == 24)
+            let hidden = try slider.thumb()
+            #expect(hidden.minX == 0 && abs(hidden.width - 10) <= 1 && abs(hidden.centerY - 298) <= 1, "\(hidden)")
+
+            // A touch on the visible half, level with the middle of the track: it slides in and heads for 50.
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 12, y: 160), .frame])
+            var widths: [Int32] = [try inputWidth(slider)]
+            for _ in 0..<20 {
+                try await slider.advance(by: 16)
+                widths.append(try inputWidth(slider))
+            }
+            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 } && widths.last == 48 && Set(widths).count > 3,
+                    "the input region grows with the slide: \(widths)")
+            #expect(try slider.lastValue() == 50)
+            let shown = try slider.thumb()
+            #expect(abs(shown.centerX - 24) <= 1 && abs(shown.centerY - 160) <= 1 && abs(shown.width - 40) <= 1, "fully shown, held: \(shown)")
+
+            try await slider.touch([.up(id: 0), .frame])
+            widths = []
+            for _ in 0..<20 {
+                try await slider.advance(by: 16)
+                widths.append(try inputWidth(slider))
+            }
+            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 >= $1 } && widths.last == 24, "and shrinks as it hides: \(widths)")
+            try await slider.settle()
+            let back = try slider.thumb()
+            #expect(back.minX == 0 && abs(back.width - 10) <= 1 && abs(back.centerY - 160) <= 1, "half hidden again: \(back)")
+            #expect(try slider.lastValue() == 50, "hiding keeps the value")
+            try await slider.terminate()
+        }
+    }
+
+    @Test("--edge left without layer-shell: one line on stderr says so, and the slider opens as a 48×320 window")
+    func withoutLayerShell() async throws {
+        var configuration = Configuration()
+        configuration.globals[.layerShell] = nil
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--edge", "left"], role: .toplevel)
+            #expect(slider.firstCommit.buffer?.width == 48 && slider.firstCommit.buffer?.height == 320)
+            let process = slider.process
+            try await compositor.waitUntil("the notice on stderr") { $0.processes[process]?.standardError.hasSuffix("\n") == true }
+            let lines = slider.standardError.split(separator: "\n")
+            #expect(lines.count == 1 && lines.first?.contains("zwlr_layer_shell_v1") == true && lines.first?.contains("window") == true,
+                    "\(slider.standardError)")
+            #expect(try slider.compositor.surface(slider.surface).lastCommit?.inputRegion == nil, "a window takes input everywhere")
+            // It still works as a vertical slider: a tap halfway up jumps to 50.
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 24, y: 160), .frame, .up(id: 0), .frame])
+            try await slider.settle()
+            #expect(try slider.lastValue() == 50)
+            try await slider.terminate(allowingStandardError: true)
+        }
+    }
+}

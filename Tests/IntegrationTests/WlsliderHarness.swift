@@ -1,0 +1,284 @@
+// What the end-to-end scenarios share: the real `wlslider` executable started under the test
+// compositor with `--format json --precision 6`, its value stream parsed, frames stepped on the
+// virtual clock, and the thumb found in the committed pixels.
+//
+// Synchronisation without sleeps: after every action the harness pings the client
+// (`xdg_wm_base.ping`) and waits for the pong. libwayland hands the client its events in order, so
+// once the pong is back the client has handled everything sent before the ping (a frame callback,
+// a touch) and its requests (the commit it drew) have been recorded. Its stdout lines were written
+// before those requests, so they are read in the same compositor dispatch.
+import Foundation
+import Testing
+import TestCompositor
+
+/// One line of `wlslider --format json`: `{"t":ms,"value":v,"phase":"..."}`.
+struct ValueLine: Decodable, Equatable, CustomStringConvertible {
+    /// Engine time in whole milliseconds since wlslider started.
+    let t: Int64
+    let value: Double
+    let phase: String
+
+    var description: String { "\(t) ms: \(value) (\(phase))" }
+
+    static func parse(_ text: String) throws -> ValueLine {
+        do {
+            return try JSONDecoder().decode(ValueLine.self, from: Data(text.utf8))
+        } catch {
+            throw HarnessError("wlslider printed a line that is not a JSON value line: \(text)")
+        }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The `wlslider` executable built next to the test bundle (`swift build` before `swift test`).
+func wlsliderExecutable() throws -> String {
+    let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("wlslider").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw HarnessError("no wlslider executable at \(path): run `swift build` with the same --scratch-path before `swift test`")
+    }
+    return path
+}
+
+/// A running wlslider and the compositor it draws on.
+///
+/// Not Sendable on purpose: one test task drives it.
+final class SliderRun {
+    let compositor: TestCompositor
+    let process: ProcessID
+    let client: ClientID
+    let surface: SurfaceID
+    /// The first commit with a buffer.
+    let firstCommit: Commit
+    /// Where the virtual and the real clock stood at launch (see ``pace(_:)``).
+    private let startVirtual: UInt32
+    private let startReal = ContinuousClock.now
+    /// How many lines ``takeLines()`` has handed out.
+    private var taken = 0
+
+    private init(compositor: TestCompositor, process: ProcessID, client: ClientID, surface: SurfaceID, firstCommit: Commit) {
+        self.compositor = compositor
+        self.process = process
+        self.client = client
+        self.surface = surface
+        self.firstCommit = firstCommit
+        startVirtual = compositor.state.time
+    }
+
+    /// Starts wlslider (`--format json --precision 6` plus `arguments`) and waits until its first
+    /// frame is committed and it has bound every device the seat has.
+    static func launch(
+        _ compositor: TestCompositor, _ arguments: [String] = [], role: SurfaceRole = .toplevel,
+        standardInput: Bool = false
+    ) async throws -> SliderRun {
+        let process = try compositor.launch(try wlsliderExecutable(), arguments: ["--format", "json", "--precision", "6"] + arguments,
+                                            standardInput: standardInput)
+        guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }
+        let client = try await compositor.waitForClient(pid: pid, timeout: .seconds(20))
+        let surface = try await compositor.waitForSurface(role: role, of: client, timeout: .seconds(20))
+        let first = try await compositor.waitForCommit(on: surface, after: 0, timeout: .seconds(20)) { $0.buffer != nil }
+        let run = SliderRun(compositor: compositor, process: process, client: client, surface: surface, firstCommit: first)
+        try await run.waitForDevices(compositor.state.seatCapabilities)
+        try await run.sync()
+        return run
+    }
+
+    /// Waits until the client got a device object for each of `capabilities`.
+    func waitForDevices(_ capabilities: SeatCapabilities) async throws {
+        let client = self.client
+        let wanted = [(SeatCapabilities.pointer, "wl_seat.get_pointer"), (.keyboard, "wl_seat.get_keyboard"), (.touch, "wl_seat.get_touch")]
+            .filter { capabilities.contains($0.0) }.map(\.1)
+        try await compositor.waitUntil("\(client) to get \(wanted)", timeout: .seconds(10)) { state in
+            wanted.allSatisfy { (state.clients[client]?.requests($0) ?? 0) > 0 }
+        }
+    }
+
+    // MARK: synchronising
+
+    /// Returns once the client has handled every event sent so far (ping, wait for the pong).
+    func sync() async throws {
+        let serial = try compositor.ping(client)
+        let client = self.client
+        try await compositor.waitUntil("\(client) to answer ping \(serial)", timeout: .seconds(10)) { state in
+            state.clients[client]?.pongs.contains(serial) == true
+        }
+    }
+
+    /// Sends touch events and waits until the client has handled them.
+    func touch(_ events: [TouchEvent]) async throws {
+        try compositor.touch.send(events)
+        try await sync()
+    }
+
+    /// Sends pointer events and waits until the client has handled them.
+    func pointer(_ events: [PointerEvent]) async throws {
+        try compositor.pointer.send(events)
+        try await sync()
+    }
+
+    /// Advances the virtual clock by `milliseconds` (answering the pending frame callback), waits
+    /// until the client has drawn, and returns the lines not yet taken (see ``takeLines()``).
+    @discardableResult
+    func advance(by milliseconds: UInt32 = 16) async throws -> [ValueLine] {
+        try await pace(milliseconds)
+        try compositor.advanceClock(by: milliseconds)
+        try await sync()
+        return try takeLines()
+    }
+
+    /// Steps `count` frames of `milliseconds`; returns the lines not yet taken.
+    @discardableResult
+    func advance(frames count: Int, by milliseconds: UInt32 = 16) async throws -> [ValueLine] {
+        var printed: [ValueLine] = []
+        for _ in 0..<count { printed += try await advance(by: milliseconds) }
+        return printed
+    }
+
+    /// Steps frames until the client stops asking for them (its animations are over), at most
+    /// `maximumFrames`; returns the lines not yet taken, those printed before the call included.
+    @discardableResult
+    func settle(by milliseconds: UInt32 = 16, maximumFrames: Int = 100) async throws -> [ValueLine] {
+        try await sync()
+        var printed = try takeLines()
+        for _ in 0..<maximumFrames {
+            guard try compositor.surface(surface).frameCallbacksPending > 0 else { return printed }
+            printed += try await advance(by: milliseconds)
+        }
+        throw HarnessError("still animating after \(maximumFrames) frames of \(milliseconds) ms; printed: \(printed)")
+    }
+
+    /// wlslider resynchronises its clock when the compositor's runs more than a second ahead of
+    /// its own monotonic clock (see Sources/SliderApp/Clock.swift), as no real compositor's does.
+    /// A virtual clock stepped faster than real time would trip that, so the harness keeps it at
+    /// most half a second ahead, waiting out the difference when a test runs that fast.
+    private func pace(_ milliseconds: UInt32) async throws {
+        let virtualElapsed = Double(compositor.state.time &- startVirtual + milliseconds) / 1000
+        let real = startReal.duration(to: .now)
+        let realElapsed = Double(real.components.seconds) + Double(real.components.attoseconds) * 1e-18
+        let ahead = virtualElapsed - realElapsed
+        if ahead > 0.5 { try await Task.sleep(for: .milliseconds(Int((ahead - 0.5) * 1000) + 1)) }
+    }
+
+    // MARK: the value stream
+
+    /// Every line printed so far.
+    func lines() throws -> [ValueLine] {
+        try (compositor.state.processes[process]?.standardOutputLines ?? []).map(ValueLine.parse)
+    }
+
+    /// The lines printed since the last call (or since launch), which are then taken.
+    func takeLines() throws -> [ValueLine] {
+        let all = try lines()
+        defer { taken = all.count }
+        return Array(all.dropFirst(taken))
+    }
+
+    /// The last value printed.
+    func lastValue() throws -> Double {
+        guard let last = try lines().last else { throw HarnessError("wlslider printed nothing yet") }
+        return last.value
+    }
+
+    /// Waits until at least `count` lines were printed (for output that does not follow a frame).
+    func waitForLines(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [ValueLine] {
+        try await compositor.waitForOutputLines(of: process, count: count, timeout: timeout).map(ValueLine.parse)
+    }
+
+    // MARK: pixels
+
+    /// The pixels of the last committed buffer.
+    func lastImage() throws -> Image {
+        guard let image = try compositor.surface(surface).lastImage else { throw HarnessError("\(surface) has no buffer") }
+        return image
+    }
+
+    /// The thumb in the last committed buffer.
+    func thumb() throws -> ThumbExtent {
+        let image = try lastImage()
+        guard let thumb = ThumbExtent(in: image) else { throw HarnessError("no thumb (white pixels) in \(image)") }
+        return thumb
+    }
+
+    // MARK: ending
+
+    /// Stops wlslider with SIGTERM and checks it exits with status 0 and nothing on stderr.
+    func terminate(allowingStandardError: Bool = false) async throws {
+        try compositor.signal(process, SIGTERM)
+        let status = try await compositor.waitForExit(process, timeout: .seconds(10))
+        #expect(status == .exited(0), "wlslider ended: \(status); stderr: \(standardError)")
+        if !allowingStandardError { #expect(standardError.isEmpty, "wlslider wrote to stderr: \(standardError)") }
+    }
+
+    var standardError: String { compositor.state.processes[process]?.standardError ?? "" }
+}
+
+/// The thumb's extent in a committed image: the bounding box of its white pixels.
+///
+/// The thumb is white (#FFFFFF) and nothing else in the default style is light: the background is
+/// #1C1C1E, the track #48484A, the fill #0A84FF (red 0x0A). A pixel counts when all three channels
+/// are at least half way to white, i.e. the thumb covers at least about half of it; so the box is
+/// the thumb's diameter to within a pixel, whatever the antialiasing.
+struct ThumbExtent: Equatable, CustomStringConvertible {
+    let minX: Int, maxX: Int, minY: Int, maxY: Int
+
+    init?(in image: Image, threshold: UInt32 = 0x90) {
+        var x0 = Int.max, x1 = -1, y0 = Int.max, y1 = -1
+        for y in 0..<image.height {
+            for x in 0..<image.width where Self.isWhite(image[x, y], threshold) {
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            }
+        }
+        guard x1 >= 0 else { return nil }
+        (minX, maxX, minY, maxY) = (x0, x1, y0, y1)
+    }
+
+    static func isWhite(_ pixel: UInt32, _ threshold: UInt32) -> Bool {
+        (pixel >> 16) & 0xff >= threshold && (pixel >> 8) & 0xff >= threshold && pixel & 0xff >= threshold
+    }
+
+    var width: Int { maxX - minX + 1 }
+    var height: Int { maxY - minY + 1 }
+    var centerX: Double { Double(minX + maxX + 1) / 2 }
+    var centerY: Double { Double(minY + maxY + 1) / 2 }
+    var description: String { "thumb \(width)×\(height) at (\(centerX), \(centerY))" }
+}
+
+/// The default slider geometry at scale 1 (320×48; see Sources/SliderEngine/Layout.swift): the
+/// grown thumb's radius (20) plus 2 px of shadow room insets the thumb centre's travel to 22…298.
+enum DefaultLayout {
+    static let inset = 22.0
+    static let travel = 276.0
+    static let centerY = 24.0
+
+    /// The x of the thumb centre for a value of the default 0…100 range.
+    static func x(forValue v: Double) -> Double { inset + v / 100 * travel }
+    /// The value whose thumb centre is at `x` (clamped to the range).
+    static func value(atX x: Double) -> Double { min(max((x - inset) / travel, 0), 1) * 100 }
+}
+
+/// Core Animation's timing curve as a cubic Bézier, solved by bisection: the reference the value
+/// stream is checked against, computed independently of the engine's Newton solver.
+struct ReferenceCurve {
+    let x1: Double, y1: Double, x2: Double, y2: Double
+    static let easeIn = ReferenceCurve(x1: 0.42, y1: 0, x2: 1, y2: 1)
+
+    func callAsFunction(_ x: Double) -> Double {
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if Self.bezier(mid, x1, x2) < x { lo = mid } else { hi = mid }
+        }
+        return Self.bezier((lo + hi) / 2, y1, y2)
+    }
+
+    private static func bezier(_ s: Double, _ a: Double, _ b: Double) -> Double {
+        let u = 1 - s
+        return 3 * u * u * s * a + 3 * u * s * s * b + s * s * s
+    }
+}
