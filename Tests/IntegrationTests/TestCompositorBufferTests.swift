@@ -111,6 +111,22 @@ struct TestCompositorBufferTests {
         }
     }
 
+    @Test("the virtual clock can move on without answering frame callbacks, as time passes between frames")
+    func clockMovesWithoutFrames() async throws {
+        try await withTestCompositor { compositor in
+            let mapped = try MappedToplevel(compositor)
+            mapped.client.requestFrame(mapped.surface)
+            wl_surface_commit(mapped.surface)
+            try mapped.client.roundtrip()
+            #expect(try compositor.advanceClock(by: 7, answeringFrameCallbacks: false) == 0)
+            try mapped.client.roundtrip()
+            #expect(!mapped.client.events.contains { $0.hasPrefix("wl_callback.done") })
+            #expect(try compositor.advanceClock(by: 16) == 1)
+            try mapped.client.roundtrip()
+            #expect(mapped.client.events.last == "wl_callback.done 1023")
+        }
+    }
+
     @Test("immediate frame callbacks are answered in the commit's own dispatch")
     func immediateFrameCallbacks() async throws {
         try await withTestCompositor(configuration(frames: .immediate)) { compositor in

@@ -38,10 +38,11 @@ extension TestCompositor {
 
     /// Advances the virtual clock (the `time` of frame callbacks and input events). In
     /// ``FrameCallbackMode/virtualClock`` mode, also answers every waiting frame callback with
-    /// `done(time)`. Returns how many callbacks were answered.
+    /// `done(time)`, unless `answeringFrameCallbacks` is false (time passing between frames, as
+    /// it does before an input event). Returns how many callbacks were answered.
     @discardableResult
-    public func advanceClock(by milliseconds: UInt32) throws -> Int {
-        try thread.perform { $0.advanceClock(by: milliseconds) }
+    public func advanceClock(by milliseconds: UInt32, answeringFrameCallbacks: Bool = true) throws -> Int {
+        try thread.perform { $0.advanceClock(by: milliseconds, answeringFrameCallbacks: answeringFrameCallbacks) }
     }
 
     /// Answers every waiting frame callback now, whatever the mode. Returns how many.

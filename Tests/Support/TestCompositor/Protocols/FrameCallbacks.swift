@@ -57,11 +57,12 @@ extension Server {
         return due.count
     }
 
-    /// Advances the virtual clock; in `.virtualClock` mode also answers the waiting callbacks.
+    /// Advances the virtual clock; in `.virtualClock` mode also answers the waiting callbacks
+    /// unless told not to.
     @discardableResult
-    func advanceClock(by milliseconds: UInt32) -> Int {
+    func advanceClock(by milliseconds: UInt32, answeringFrameCallbacks: Bool = true) -> Int {
         state.time &+= milliseconds
-        return configuration.frameCallbacks == .virtualClock ? sendFrameCallbacks() : 0
+        return answeringFrameCallbacks && configuration.frameCallbacks == .virtualClock ? sendFrameCallbacks() : 0
     }
 
     /// Starts or stops the real-time frame timer to match the configured mode.
