@@ -7,6 +7,8 @@
 // once the pong is back the client has handled everything sent before the ping (a frame callback,
 // a touch) and its requests (the commit it drew) have been recorded. Its stdout lines were written
 // before those requests, so they are read in the same compositor dispatch.
+//
+// Time: see ``TimeKeeper`` for how the virtual clock is kept believable to wlslider's own clock.
 import Foundation
 import Testing
 import TestCompositor
@@ -54,9 +56,7 @@ final class SliderRun {
     let surface: SurfaceID
     /// The first commit with a buffer.
     let firstCommit: Commit
-    /// Where the virtual and the real clock stood at launch (see ``pace(_:)``).
-    private let startVirtual: UInt32
-    private let startReal = ContinuousClock.now
+    private var time: TimeKeeper
     /// How many lines ``takeLines()`` has handed out.
     private var taken = 0
 
@@ -66,7 +66,7 @@ final class SliderRun {
         self.client = client
         self.surface = surface
         self.firstCommit = firstCommit
-        startVirtual = compositor.state.time
+        time = TimeKeeper(launchVirtual: compositor.state.time)
     }
 
     /// Starts wlslider (`--format json --precision 6` plus `arguments`) and waits until its first
@@ -108,15 +108,45 @@ final class SliderRun {
         }
     }
 
-    /// Sends touch events and waits until the client has handled them.
+    /// Sends touch events and waits until the client has handled them. Events with a timestamp
+    /// first let the virtual clock catch up with the time passed since the last ones.
     func touch(_ events: [TouchEvent]) async throws {
-        try compositor.touch.send(events)
-        try await sync()
+        try await timestamped(events.contains(where: \.carriesTime)) { try compositor.touch.send(events) }
     }
 
-    /// Sends pointer events and waits until the client has handled them.
+    /// Sends pointer events and waits until the client has handled them (see ``touch(_:)``).
     func pointer(_ events: [PointerEvent]) async throws {
-        try compositor.pointer.send(events)
+        try await timestamped(events.contains(where: \.carriesTime)) { try compositor.pointer.send(events) }
+    }
+
+    /// One wheel detent group as the compositor's seat version has it (value120 or discrete).
+    func wheel(steps: Int32) async throws {
+        try await timestamped(true) { try compositor.pointer.wheel(steps: steps) }
+    }
+
+    /// Presses a key (its repeats carry timestamps extrapolated from this press).
+    func press(_ key: Key) async throws {
+        try await timestamped(true) { try compositor.keyboard.press(key) }
+    }
+
+    /// Releases a key.
+    func release(_ key: Key) async throws {
+        try await timestamped(true) { try compositor.keyboard.release(key) }
+    }
+
+    /// Presses and releases a key.
+    func tap(_ key: Key) async throws {
+        try await timestamped(true) { try compositor.keyboard.tap(key) }
+    }
+
+    /// Sends input; when it carries the compositor's time, the virtual clock first catches up with
+    /// real time, as a real compositor's would have, and the time it is sent at is noted.
+    private func timestamped(_ carriesTime: Bool, _ send: () throws -> Void) async throws {
+        if carriesTime {
+            try await catchUp()
+            time.sent(virtual: compositor.state.time, at: .now)
+        }
+        try send()
         try await sync()
     }
 
@@ -125,9 +155,23 @@ final class SliderRun {
     @discardableResult
     func advance(by milliseconds: UInt32 = 16) async throws -> [ValueLine] {
         try await pace(milliseconds)
-        try compositor.advanceClock(by: milliseconds)
+        let sending = ContinuousClock.now
+        let answered = try compositor.advanceClock(by: milliseconds)
+        if answered > 0 { time.sent(virtual: compositor.state.time, at: sending) }
         try await sync()
+        if answered > 0 { time.answeredFrame() }
         return try takeLines()
+    }
+
+    /// Moves the virtual clock, without answering frame callbacks, past the latest time wlslider
+    /// may have given anything (see ``TimeKeeper``): call it after an event without a timestamp (a
+    /// cancel, a lost device, a stdin command, a new scale) before stepping frames. Input sent
+    /// through this harness does it by itself.
+    func catchUp() async throws {
+        try await sync()
+        let now = compositor.state.time
+        let target = time.catchUpTarget(now: .now)
+        if target > now { try compositor.advanceClock(by: target - now, answeringFrameCallbacks: false) }
     }
 
     /// Steps `count` frames of `milliseconds`; returns the lines not yet taken.
@@ -151,16 +195,10 @@ final class SliderRun {
         throw HarnessError("still animating after \(maximumFrames) frames of \(milliseconds) ms; printed: \(printed)")
     }
 
-    /// wlslider resynchronises its clock when the compositor's runs more than a second ahead of
-    /// its own monotonic clock (see Sources/SliderApp/Clock.swift), as no real compositor's does.
-    /// A virtual clock stepped faster than real time would trip that, so the harness keeps it at
-    /// most half a second ahead, waiting out the difference when a test runs that fast.
     private func pace(_ milliseconds: UInt32) async throws {
-        let virtualElapsed = Double(compositor.state.time &- startVirtual + milliseconds) / 1000
-        let real = startReal.duration(to: .now)
-        let realElapsed = Double(real.components.seconds) + Double(real.components.attoseconds) * 1e-18
-        let ahead = virtualElapsed - realElapsed
-        if ahead > 0.5 { try await Task.sleep(for: .milliseconds(Int((ahead - 0.5) * 1000) + 1)) }
+        if let wait = time.delayBeforeAdvancing(to: compositor.state.time &+ milliseconds, now: .now) {
+            try await Task.sleep(for: wait)
+        }
     }
 
     // MARK: the value stream
@@ -214,6 +252,89 @@ final class SliderRun {
     }
 
     var standardError: String { compositor.state.processes[process]?.standardError ?? "" }
+}
+
+/// Keeps the test compositor's virtual clock believable to wlslider's clock.
+///
+/// wlslider's engine time is the compositor's timestamps (frame callbacks, input events), mapped
+/// onto its own monotonic clock by the first one; what carries no timestamp (a `wl_touch.cancel`,
+/// a device that goes away, a stdin command, the redraw right after input) happens at "the last
+/// timestamp plus the real time since it arrived" (Sources/SliderApp/Clock.swift). Real
+/// compositors' clocks run at real speed, so both agree; a virtual clock stepped by a test does
+/// not, and two rules keep it within what wlslider can follow:
+/// - Not too far ahead. wlslider resynchronises when the compositor's clock runs more than a
+///   second ahead of its own, which would hold animations still for that second; the harness keeps
+///   the virtual clock at most half a second ahead of real time (``delayBeforeAdvancing(to:now:)``),
+///   counted from anchors chosen so that the estimate errs on the safe side.
+/// - Not behind an extrapolation. After an event without a timestamp (or the redraw right after
+///   input), an input or frame callback stamped before wlslider's extrapolated time would start
+///   or show nothing new (the engine's time never goes back; the redraw would find nothing
+///   changed and fall back to a timer instead of a frame callback). ``catchUpTarget(now:)`` is the
+///   latest time wlslider can have extrapolated to, from every timestamp the harness sent and when
+///   it sent it; the harness moves the clock there (without answering frame callbacks) before
+///   each input it sends, as real time would have moved a real compositor's clock.
+struct TimeKeeper {
+    /// The virtual time at launch: at or before wlslider's first timestamp.
+    let launchVirtual: UInt32
+    /// Real time at the end of the first answered frame callback: after wlslider's first timestamp.
+    private var realAnchor: ContinuousClock.Instant?
+    private let origin = ContinuousClock.now
+    /// The largest (virtual ms − real ms since `origin`) over every timestamp sent, taken when sent.
+    private var latestOffset = -Double.infinity
+
+    init(launchVirtual: UInt32) { self.launchVirtual = launchVirtual }
+
+    private func milliseconds(_ instant: ContinuousClock.Instant) -> Double {
+        let d = origin.duration(to: instant)
+        return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) * 1e-15
+    }
+
+    /// A timestamp `virtual` is about to be sent (or a frame callback answered) at `instant`.
+    mutating func sent(virtual: UInt32, at instant: ContinuousClock.Instant) {
+        latestOffset = max(latestOffset, Double(virtual) - milliseconds(instant))
+    }
+
+    /// A frame callback was answered and handled: anchors real time for ``delayBeforeAdvancing(to:now:)``.
+    mutating func answeredFrame() {
+        if realAnchor == nil { realAnchor = .now }
+    }
+
+    /// How long to wait before moving the virtual clock to `virtual`, so that it runs at most half a
+    /// second ahead of real time; nil for no wait.
+    func delayBeforeAdvancing(to virtual: UInt32, now: ContinuousClock.Instant) -> Duration? {
+        guard let realAnchor else { return nil }
+        let d = realAnchor.duration(to: now)
+        let real = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) * 1e-15
+        let ahead = Double(virtual &- launchVirtual) - real
+        return ahead > 500 ? .milliseconds(Int((ahead - 500).rounded(.up))) : nil
+    }
+
+    /// The virtual time at or after which frame callbacks show progress past anything wlslider
+    /// can have extrapolated by `now`.
+    func catchUpTarget(now: ContinuousClock.Instant) -> UInt32 {
+        guard latestOffset.isFinite else { return 0 }
+        return UInt32(max(0, (latestOffset + milliseconds(now)).rounded(.up) + 1))
+    }
+}
+
+extension TouchEvent {
+    /// Whether the event carries the compositor's time (down, motion, up).
+    var carriesTime: Bool {
+        switch self {
+        case .down, .motion, .up: true
+        default: false
+        }
+    }
+}
+
+extension PointerEvent {
+    /// Whether the event carries the compositor's time (motion, button, axis, axis_stop).
+    var carriesTime: Bool {
+        switch self {
+        case .motion, .button, .axis, .axisStop: true
+        default: false
+        }
+    }
 }
 
 /// The thumb's extent in a committed image: the bounding box of its white pixels.

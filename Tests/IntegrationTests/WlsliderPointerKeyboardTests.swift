@@ -46,9 +46,9 @@ struct WlsliderPointerKeyboardTests {
             #expect(compositor.state.clients[slider.client]?.boundVersion(.seat) == 7)
             try compositor.pointer.enter(slider.surface, x: 160, y: 24)
             try await slider.pointer([.frame])
-            try compositor.pointer.wheel(steps: 1)  // axis_source, axis_discrete, axis, frame
+            try await slider.wheel(steps: 1)  // axis_source, axis_discrete, axis, frame
             #expect(try await slider.settle().last?.value == 49)
-            try compositor.pointer.wheel(steps: -3)
+            try await slider.wheel(steps: -3)
             #expect(try await slider.settle().last?.value == 52)
             try await slider.terminate()
         }
@@ -103,6 +103,7 @@ struct WlsliderPointerKeyboardTests {
             try await slider.advance(frames: 3)
             #expect(try slider.lastValue() == 62.5)
             try compositor.setSeatCapabilities([.touch, .keyboard])
+            try await slider.catchUp()  // the device's removal carries no timestamp
             let after = try await slider.settle()
             #expect(after.map(\.phase) == ["ended"] && after.first?.value == 62.5, "\(after)")
             #expect(abs(try slider.thumb().width - 20) <= 1)
@@ -119,8 +120,7 @@ struct WlsliderPointerKeyboardTests {
             try compositor.keyboard.enter(slider.surface)
             for (key, expected) in [("Right", 51.0), ("Left", 50), ("Up", 51), ("Down", 50), ("Page_Up", 60), ("Page_Down", 50),
                                     ("End", 100), ("Home", 0), ("KP_Right", 1), ("a", 1)] {
-                try compositor.keyboard.tap(Key.keysym(key))
-                try await slider.sync()
+                try await slider.tap(Key.keysym(key))
                 let glide = try await slider.settle()
                 #expect((try? slider.lastValue()) == expected, "\(key): \(glide)")
                 #expect(glide.allSatisfy { $0.phase == "idle" }, "keys are no gesture: \(glide)")
@@ -146,16 +146,16 @@ struct WlsliderPointerKeyboardTests {
             // Key repeat runs on wlslider's real-time timer: let frames come in real time too.
             try compositor.setFrameCallbackMode(.realTime(intervalMilliseconds: 16))
             let clock = ContinuousClock(), pressed = clock.now
-            try compositor.keyboard.press("Right")
+            try await slider.press("Right")
             let process = slider.process
             try await compositor.waitUntil("the held key to repeat six times", timeout: .seconds(20)) { state in
                 guard let line = state.processes[process]?.standardOutputLines.last, let value = try? ValueLine.parse(line) else { return false }
                 return value.value >= 57
             }
-            try compositor.keyboard.release("Right")
-            try await slider.sync()
+            try await slider.release("Right")
             let held = pressed.duration(to: clock.now)
             try compositor.setFrameCallbackMode(.virtualClock)
+            try await slider.catchUp()  // repeats are stamped with wlslider's own clock
             let final = try await slider.settle()
             let all = try slider.lines()
             let value = try slider.lastValue()
@@ -172,12 +172,10 @@ struct WlsliderPointerKeyboardTests {
             // Rate 0: a held key moves once.
             try compositor.keyboard.setRepeat(rate: 0, delay: 50)
             try await slider.sync()
-            try compositor.keyboard.press("Left")
-            try await slider.sync()
+            try await slider.press("Left")
             try await slider.settle()
             #expect(try await compositor.requestRate(of: slider.client, over: .milliseconds(300)) == 0, "no repeats")
-            try compositor.keyboard.release("Left")
-            try await slider.sync()
+            try await slider.release("Left")
             #expect(try slider.lastValue() == value - 1)
             try await slider.terminate()
         }

@@ -43,6 +43,7 @@ struct WlsliderScaleTests {
             #expect(detailedBlocks(image) >= 40, "rendered at scale 2, not blown up: \(detailedBlocks(image)) detailed 2×2 blocks")
 
             // Input stays in logical coordinates: a tap at logical x = 229 jumps to 75.
+            try await slider.catchUp()  // the redraw for the new scale happened at wlslider's own time
             try await slider.touch([.down(id: 0, surface: slider.surface, x: 229, y: 24), .frame, .up(id: 0), .frame])
             try await slider.settle()
             #expect(try slider.lastValue() == 75)

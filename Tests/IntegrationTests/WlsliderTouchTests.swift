@@ -16,7 +16,6 @@ struct WlsliderTouchTests {
             try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame, .up(id: 0), .frame])
             let began = try slider.takeLines()
             #expect(began.map(\.phase) == ["began"], "the press is drawn at once: \(began)")
-            #expect(began.allSatisfy { $0.value < 1e-5 }, "the glide has barely begun: \(began)")
 
             // The glide started at the touch's timestamp; frame callbacks come every 16 ms after it.
             var glide: [(ms: Int, line: ValueLine)] = []
@@ -30,6 +29,8 @@ struct WlsliderTouchTests {
                 #expect(line.phase == (ms == 16 ? "ended" : "idle"), "the lift is reported with the next frame: \(line)")
             }
             #expect(glide.map(\.ms) == Array(stride(from: 16, through: 256, by: 16)), "one value per frame until the glide ends")
+            // The press itself was drawn at once, a moment (the client's reaction time) into the glide.
+            #expect(began.allSatisfy { $0.value >= 0 && $0.value < (glide.first?.line.value ?? 0) }, "\(began) before \(glide.first?.line.description ?? "")")
             #expect(glide.last?.line.value == 50, "the last value is exactly the target")
             let times = glide.map(\.line.t)
             #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 16) <= 1 }, "printed times follow the frame times: \(times)")
@@ -198,14 +199,15 @@ struct WlsliderTouchTests {
             #expect(reached > 20 && reached < 75, "on its way: \(reached)")
 
             try await slider.touch([.cancel])
+            try await slider.catchUp()  // the cancel carries no timestamp
             let back = try await slider.settle()
             #expect(back.first?.phase == "cancelled", "\(back)")
             #expect(back.dropFirst().allSatisfy { $0.phase == "idle" }, "\(back)")
             let values = back.map(\.value)
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 > $1 }, "gliding back down: \(values)")
             #expect(values.last == 20, "exactly where it was: \(values)")
-            // The glide back lasts 0.25 s (from the cancel's arrival: cancel carries no timestamp).
-            #expect((15...23).contains(back.count), "\(back.count) frames")
+            // The glide back lasts 0.25 s from the cancel's arrival: up to 16 frames of 16 ms.
+            #expect((8...17).contains(back.count), "\(back.count) frames")
             let thumb = try slider.thumb()
             #expect(abs(thumb.width - 20) <= 1 && abs(thumb.centerX - DefaultLayout.x(forValue: 20)) <= 0.5, "\(thumb)")
             try await slider.terminate()
@@ -247,6 +249,7 @@ struct WlsliderTouchTests {
             #expect(try slider.lastValue() == 62.5)
 
             try compositor.setSeatCapabilities([.pointer, .keyboard])
+            try await slider.catchUp()  // the device's removal carries no timestamp
             let after = try await slider.settle()
             #expect(after.map(\.phase) == ["ended"] && after.first?.value == 62.5, "ended, value kept: \(after)")
             #expect(abs(try slider.thumb().width - 20) <= 1)
@@ -273,6 +276,7 @@ struct WlsliderTouchTests {
             try compositor.writeStandardInput(slider.process, "10\nbogus\n")
             let process = slider.process
             try await compositor.waitUntil("wlslider to report the bad line") { ($0.processes[process]?.standardError ?? "").contains("bogus") }
+            try await slider.catchUp()  // stdin commands carry no timestamp
             try await slider.advance(frames: 20)
             let lines = try slider.lines()
             #expect(lines.last?.value == 50, "the held slider does not move: \(lines)")
@@ -283,15 +287,18 @@ struct WlsliderTouchTests {
 
             try await slider.touch([.up(id: 0), .frame])
             let after = try await slider.settle()
-            #expect(after.first?.phase == "ended" && after.first?.value == 62.5, "\(after)")
+            // The lift is drawn at once, a moment (the client's own reaction time) into the glide to 10.
+            #expect(after.first?.phase == "ended" && abs((after.first?.value ?? 0) - 62.5) < 0.01, "\(after)")
             let values = after.map(\.value)
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 > $1 } && values.last == 10, "then glides to 10: \(values)")
+            #expect((15...17).contains(values.count), "over 0.25 s: \(values.count) frames")
             #expect(slider.standardError.split(separator: "\n").count == 1, "one line for the bad command: \(slider.standardError)")
 
             // Without a finger, stdin moves the slider directly.
             try compositor.writeStandardInput(slider.process, "+5\n")
             let surface = slider.surface
             try await compositor.waitUntil("a frame for the stdin command") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
+            try await slider.catchUp()
             try await slider.settle()
             #expect(try slider.lastValue() == 15)
             try await slider.terminate(allowingStandardError: true)
