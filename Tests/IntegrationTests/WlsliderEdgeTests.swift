@@ -57,6 +57,31 @@ struct WlsliderEdgeTests {
         }
     }
 
+    @Test("--edge-hide-delay 1: after the lift the slider stays shown for a second, sending nothing while it waits, then hides")
+    func hideDelay() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--edge", "left", "--edge-hide-delay", "1"], role: .layer)
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 12, y: 160), .frame])
+            try await slider.settle()
+            #expect(try inputWidth(slider) == 48)
+            try await slider.touch([.up(id: 0), .frame])
+            try await slider.settle()  // the thumb shrinks back over 0.3 s; the slider stays shown
+            #expect(try inputWidth(slider) == 48)
+
+            // Nothing moves during the rest of the delay: no frame callbacks to ask for, and no
+            // requests at all while wlslider waits on its own timer.
+            #expect(try await compositor.requestRate(of: slider.client, over: .milliseconds(200)) == 0)
+            let surface = slider.surface
+            try await compositor.waitUntil("the slide back to begin", timeout: .seconds(10)) {
+                ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0
+            }
+            try await slider.catchUp()  // the timer's frames run on wlslider's own clock
+            try await slider.settle()
+            #expect(try inputWidth(slider) == 24, "hidden again")
+            try await slider.terminate()
+        }
+    }
+
     @Test("--edge left without layer-shell: one line on stderr says so, and the slider opens as a 48×320 window")
     func withoutLayerShell() async throws {
         var configuration = Configuration()

@@ -48,6 +48,28 @@ struct WlsliderFramePacingTests {
         }
     }
 
+    @Test("a scale change while the compositor holds the old buffers draws into a new one of the new size at once; the old ones are destroyed when released")
+    func scaleChangeWithHeldBuffers() async throws {
+        var configuration = Configuration()
+        configuration.bufferRelease = .hold
+        configuration.globals[.fractionalScale] = nil
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"])
+            let old = try #require(slider.firstCommit.buffer)
+            try compositor.setOutputScale(2)
+            try await slider.sync()
+            let commit = try #require(compositor.surface(slider.surface).lastBufferCommit?.buffer)
+            #expect(commit.buffer != old.buffer && commit.width == 640 && commit.height == 96)
+            #expect(try compositor.checkHeldBuffers().isEmpty)
+
+            try compositor.releaseHeldBuffers()
+            let stale = old.buffer
+            try await compositor.waitUntil("the 320×48 buffer to be destroyed") { $0.buffers[stale]?.isDestroyed == true }
+            #expect(compositor.state.buffers[commit.buffer]?.isDestroyed == false, "the current size is kept for reuse")
+            try await slider.terminate()
+        }
+    }
+
     @Test("when the compositor keeps the shown buffer until the next commit, frames alternate between two buffers, never drawing into the shown one")
     func shownBufferIsNeverWritten() async throws {
         var configuration = Configuration()

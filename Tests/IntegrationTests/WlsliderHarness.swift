@@ -195,6 +195,27 @@ final class SliderRun {
         throw HarnessError("still animating after \(maximumFrames) frames of \(milliseconds) ms; printed: \(printed)")
     }
 
+    /// Lets frames come in real time, as a real compositor's do, until `done` holds for the lines
+    /// printed meanwhile; for what runs on wlslider's own timers (key repeat). Every 16 ms the
+    /// clock moves to just past wlslider's time (``catchUp()``) and the pending frame callback, if
+    /// any, is answered, so every frame shows progress.
+    @discardableResult
+    func framesInRealTime(until what: String, timeout: Duration = .seconds(20), _ done: ([ValueLine]) -> Bool) async throws -> [ValueLine] {
+        let deadline = ContinuousClock.now + timeout
+        var printed: [ValueLine] = []
+        while ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(16))
+            try await catchUp()
+            if try compositor.surface(surface).frameCallbacksPending > 0 {
+                printed += try await advance(by: 1)
+            } else {
+                printed += try takeLines()
+            }
+            if done(printed) { return printed }
+        }
+        throw HarnessError("after \(timeout) of real-time frames still waiting for \(what); printed: \(printed)")
+    }
+
     private func pace(_ milliseconds: UInt32) async throws {
         if let wait = time.delayBeforeAdvancing(to: compositor.state.time &+ milliseconds, now: .now) {
             try await Task.sleep(for: wait)

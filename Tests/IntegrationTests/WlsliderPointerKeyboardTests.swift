@@ -135,7 +135,7 @@ struct WlsliderPointerKeyboardTests {
         }
     }
 
-    @Test("a held arrow key repeats at the compositor's repeat_info rate until released; rate 0 means no repeat")
+    @Test("a held arrow key repeats at the compositor's repeat_info rate until released or focus leaves; rate 0 means no repeat")
     func keyRepeat() async throws {
         var configuration = Configuration()
         configuration.keyRepeat = (rate: 40, delay: 150)
@@ -144,17 +144,11 @@ struct WlsliderPointerKeyboardTests {
             try compositor.keyboard.enter(slider.surface)
             try await slider.sync()
             // Key repeat runs on wlslider's real-time timer: let frames come in real time too.
-            try compositor.setFrameCallbackMode(.realTime(intervalMilliseconds: 16))
             let clock = ContinuousClock(), pressed = clock.now
             try await slider.press("Right")
-            let process = slider.process
-            try await compositor.waitUntil("the held key to repeat six times", timeout: .seconds(20)) { state in
-                guard let line = state.processes[process]?.standardOutputLines.last, let value = try? ValueLine.parse(line) else { return false }
-                return value.value >= 57
-            }
+            try await slider.framesInRealTime(until: "the held key to repeat six times") { ($0.last?.value ?? 0) >= 57 }
             try await slider.release("Right")
             let held = pressed.duration(to: clock.now)
-            try compositor.setFrameCallbackMode(.virtualClock)
             try await slider.catchUp()  // repeats are stamped with wlslider's own clock
             let final = try await slider.settle()
             let all = try slider.lines()
@@ -177,6 +171,19 @@ struct WlsliderPointerKeyboardTests {
             #expect(try await compositor.requestRate(of: slider.client, over: .milliseconds(300)) == 0, "no repeats")
             try await slider.release("Left")
             #expect(try slider.lastValue() == value - 1)
+
+            // Losing keyboard focus while a key repeats stops the repeat.
+            try compositor.keyboard.setRepeat(rate: 40, delay: 100)
+            try await slider.press("Right")
+            let before = value - 1
+            try await slider.framesInRealTime(until: "the key to repeat three times") { ($0.last?.value ?? 0) >= before + 4 }
+            try compositor.keyboard.leave()
+            try await slider.catchUp()
+            try await slider.settle()
+            let left = try slider.lastValue()
+            #expect(left >= before + 4 && left == left.rounded(), "\(left)")
+            #expect(try await compositor.requestRate(of: slider.client, over: .milliseconds(300)) == 0, "no repeats without focus")
+            #expect(try slider.lastValue() == left)
             try await slider.terminate()
         }
     }

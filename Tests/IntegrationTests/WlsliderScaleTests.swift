@@ -84,4 +84,25 @@ struct WlsliderScaleTests {
             try await slider.terminate()
         }
     }
+
+    @Test("a configure to another size lays the slider out anew: 400×60, the thumb travels 22…378 on the centre line, taps map onto it")
+    func resize() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"])
+            let serial = try compositor.configure(slider.surface, size: Size(width: 400, height: 60))
+            try await compositor.waitForAck(of: serial, on: slider.surface)
+            try await slider.sync()
+            let commit = try #require(compositor.surface(slider.surface).lastBufferCommit)
+            #expect(commit.buffer?.width == 400 && commit.buffer?.height == 60 && commit.ackedSerial == serial)
+            let thumb = try slider.thumb()
+            #expect(abs(thumb.centerX - 200) <= 0.5 && abs(thumb.centerY - 30) <= 1 && abs(thumb.width - 20) <= 1, "value 50 in the middle: \(thumb)")
+            #expect(try slider.takeLines().map(\.value) == [50], "a new size does not change the value")
+
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 111, y: 30), .frame, .up(id: 0), .frame])
+            try await slider.settle()
+            #expect(try slider.lastValue() == 25, "a quarter of the way along 22…378")
+            #expect(abs(try slider.thumb().centerX - 111) <= 0.5)
+            try await slider.terminate()
+        }
+    }
 }
