@@ -6,7 +6,8 @@
 // (`xdg_wm_base.ping`) and waits for the pong. libwayland hands the client its events in order, so
 // once the pong is back the client has handled everything sent before the ping (a frame callback,
 // a touch) and its requests (the commit it drew) have been recorded. Its stdout lines were written
-// before those requests, so they are read in the same compositor dispatch.
+// before those requests: their pipe is readable by the time the pong arrives, so the compositor
+// reads both in the same dispatch.
 //
 // Time: see ``TimeKeeper`` for how the virtual clock is kept believable to wlslider's own clock.
 import Foundation
@@ -166,12 +167,15 @@ final class SliderRun {
     /// Moves the virtual clock, without answering frame callbacks, past the latest time wlslider
     /// may have given anything (see ``TimeKeeper``): call it after an event without a timestamp (a
     /// cancel, a lost device, a stdin command, a new scale) before stepping frames. Input sent
-    /// through this harness does it by itself.
-    func catchUp() async throws {
+    /// through this harness does it by itself. Returns how many milliseconds the clock moved.
+    @discardableResult
+    func catchUp() async throws -> UInt32 {
         try await sync()
         let now = compositor.state.time
         let target = time.catchUpTarget(now: .now)
-        if target > now { try compositor.advanceClock(by: target - now, answeringFrameCallbacks: false) }
+        guard target > now else { return 0 }
+        try compositor.advanceClock(by: target - now, answeringFrameCallbacks: false)
+        return target - now
     }
 
     /// Steps `count` frames of `milliseconds`; returns the lines not yet taken.
@@ -240,11 +244,6 @@ final class SliderRun {
     func lastValue() throws -> Double {
         guard let last = try lines().last else { throw HarnessError("wlslider printed nothing yet") }
         return last.value
-    }
-
-    /// Waits until at least `count` lines were printed (for output that does not follow a frame).
-    func waitForLines(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [ValueLine] {
-        try await compositor.waitForOutputLines(of: process, count: count, timeout: timeout).map(ValueLine.parse)
     }
 
     // MARK: pixels
@@ -362,8 +361,8 @@ extension PointerEvent {
 ///
 /// The thumb is white (#FFFFFF) and nothing else in the default style is light: the background is
 /// #1C1C1E, the track #48484A, the fill #0A84FF (red 0x0A). A pixel counts when all three channels
-/// are at least half way to white, i.e. the thumb covers at least about half of it; so the box is
-/// the thumb's diameter to within a pixel, whatever the antialiasing.
+/// are a little more than half way to white (0x90), i.e. the thumb covers at least about half of
+/// it; so the box is the thumb's diameter to within a pixel, whatever the antialiasing.
 struct ThumbExtent: Equatable, CustomStringConvertible {
     let minX: Int, maxX: Int, minY: Int, maxY: Int
 
