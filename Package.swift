@@ -75,6 +75,8 @@ let package = Package(
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient"]),
         .testTarget(name: "SliderOutputTests", dependencies: ["SliderOutput"]),
         .testTarget(name: "SliderAppTests", dependencies: ["SliderApp"]),
+        // The end-to-end tools' pure parts: the probe's screenshot analysis, the injector's commands.
+        .testTarget(name: "ToolTests", dependencies: ["wlslider-probe", "wlslider-inject", "PNGImage"]),
         .testTarget(
             name: "IntegrationTests",
             // CWaylandClient + CWaylandProtocols: the raw in-process client the compositor's self-tests use.
