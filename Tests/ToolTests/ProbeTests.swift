@@ -115,7 +115,7 @@ struct ProbeGoldenTests {
 
 @Suite("Probe on screenshot-like images")
 struct ProbeScreenshotTests {
-    @Test("finds the slider in a larger screen, ignoring a white cursor-sized patch elsewhere")
+    @Test("finds the slider in a larger screen, ignoring a white patch and a grey bar in line with the track")
     func inScreen() throws {
         var screen = screenshot(width: 800, height: 600)
         screen.paste(try GoldenSlider(name: "capsule-h-v25-grown@1x").image(), x: 240, y: 276)
@@ -125,6 +125,16 @@ struct ProbeScreenshotTests {
         #expect(abs(try #require(result.fraction) - 0.25) <= 0.005)
         #expect(abs(result.thumbX - (240 + 94)) <= 0.5 && abs(result.thumbY - 300) <= 0.5)
         #expect(result.panel == PixelBox(minX: 240, minY: 276, maxX: 559, maxY: 323))
+    }
+
+    @Test("at 2x the grown thumb's shadow cuts the track in two; both pieces are still found", arguments: ["capsule", "wedge"])
+    func doubleScale(shape: String) throws {
+        var screen = screenshot(width: 1280, height: 960)
+        screen.paste(try GoldenSlider(name: "\(shape)-h-v25-grown@2x").image(), x: 320, y: 432)
+        let result = try SliderProbe(image: screen).measure()
+        #expect(abs(try #require(result.fraction) - 0.25) <= 0.005)
+        #expect(result.trackStart == 320 + 48 && result.trackEnd == 320 + 592)
+        #expect(abs(result.thumbDiameter - 72) <= 1)
     }
 
     @Test("an edge overlay half off the screen: the thumb's visible half is measured by its area")
@@ -145,7 +155,7 @@ struct ProbeScreenshotTests {
         do {
             _ = try SliderProbe(image: screenshot(width: 64, height: 64)).measure()
         } catch {
-            #expect(error.description == "no slider found: no region of track, fill or thumb colour")
+            #expect(error.description == "no slider found: no region of track or fill colour")
         }
     }
 }
@@ -166,7 +176,7 @@ struct ProbeOutputTests {
         var image = try GoldenSlider(name: "capsule-h-v0-rest@1x").image()
         image.replace(0xFF1C_1C1E, with: 0xFF3F_3F3F)
         let text = try SliderProbe(image: image).measure().json
-        #expect(text.hasPrefix("{\"orientation\":\"horizontal\",\"fraction\":null,"))
+        #expect(text.hasPrefix("{\"orientation\":\"horizontal\",\"image.width\":320,\"image.height\":48,\"fraction\":null,"))
         #expect(text.contains("\"panel.x\":null") && text.contains("\"track.start_hidden\":true"))
     }
 }

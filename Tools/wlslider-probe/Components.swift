@@ -51,9 +51,8 @@ struct Labels {
 }
 
 extension PartMap {
-    /// Labels the connected regions of pixels whose part is in `wanted`: 4-neighbourhood, or with
-    /// `reach` > 1 every pixel within that Chebyshev distance counts as a neighbour (bridging gaps).
-    func label(_ wanted: Set<Part>, reach: Int = 1) -> Labels {
+    /// Labels the connected regions (4-neighbourhood) of pixels whose part is in `wanted`.
+    func label(_ wanted: Set<Part>) -> Labels {
         let member = parts.map { wanted.contains($0) }
         var labels = [Int32](repeating: -1, count: width * height)
         var components: [Component] = []
@@ -68,12 +67,6 @@ extension PartMap {
                 component.add(x: x, y: y)
                 func visit(_ n: Int) {
                     if member[n] && labels[n] < 0 { labels[n] = label; stack.append(n) }
-                }
-                if reach > 1 {
-                    for ny in max(0, y - reach)...min(height - 1, y + reach) {
-                        for nx in max(0, x - reach)...min(width - 1, x + reach) { visit(ny * width + nx) }
-                    }
-                    continue
                 }
                 if x > 0 { visit(index - 1) }
                 if x + 1 < width { visit(index + 1) }

@@ -18,10 +18,12 @@ extension ProbeResult {
     var values: [(key: String, value: String?)] {
         [
             ("orientation", orientation.rawValue),
+            ("image.width", String(imageWidth)), ("image.height", String(imageHeight)),
             ("fraction", fraction.map { fixed($0, 4) }),
             ("thumb.x", fixed(thumbX, 2)), ("thumb.y", fixed(thumbY, 2)), ("thumb.along", fixed(thumbAlong, 2)),
             ("thumb.diameter", fixed(thumbDiameter, 2)),
             ("thumb.width", String(thumbBox.width)), ("thumb.height", String(thumbBox.height)),
+            ("thumb.box_x", String(thumbBox.minX)), ("thumb.box_y", String(thumbBox.minY)),
             ("track.start", fixed(trackStart, 1)), ("track.end", fixed(trackEnd, 1)),
             ("track.thickness", fixed(trackThickness, 1)),
             ("track.start_hidden", String(startHidden)), ("track.end_hidden", String(endHidden)),

@@ -91,15 +91,18 @@ struct SliderProbe {
 
     /// Measures the slider; throws when no track or no thumb on it is found.
     func measure() throws(ProbeError) -> ProbeResult {
-        let (slider, sliderLabel) = try sliderRegion()
-        let mask = trackMask(slider: slider, label: sliderLabel)
+        let pieces = map.label([.track, .fill])
+        guard let seed = pieces.largest.map({ pieces.components[Int($0)] }), seed.count >= 8 else {
+            throw ProbeError(description: "no slider found: no region of track or fill colour")
+        }
+        let view = AxisView(orientation: seed.box.width >= seed.box.height ? .horizontal : .vertical, width: map.width, height: map.height)
+        let mask = trackMask(pieces: pieces, inLineWith: seed, view: view)
         let bounds = box(of: mask)
         guard bounds.minX <= bounds.maxX else { throw ProbeError(description: "no slider found: no track or fill pixels beside the thumb") }
-        let view = AxisView(orientation: bounds.width >= bounds.height ? .horizontal : .vertical, width: map.width, height: map.height)
         let v = crossRange(mask, view: view, bounds: bounds)
         let (u, thickness) = alongRange(mask, view: view, cross: v)
         let centreLine = (Double(v.lowerBound) + Double(v.upperBound) + 1) / 2
-        let thumb = try findThumb(view: view, centreLine: centreLine, slider: slider, label: sliderLabel)
+        let thumb = try findThumb(view: view, centreLine: centreLine, along: u)
         let trackBox = view.box(u: u, v: v)
         let panel = map.label([.panel]).components.sorted { $0.count > $1.count }.first { $0.box.contains(trackBox) }?.box
 
@@ -116,29 +119,43 @@ struct SliderProbe {
         return result
     }
 
-    /// The slider is the largest connected region of track, fill and thumb colours: a cursor or
-    /// anything else of those colours elsewhere on the screen is a separate, smaller region. Gaps of
-    /// up to two pixels are bridged: the thumb's antialiased rim and shadow can separate it from
-    /// the track.
-    private func sliderRegion() throws(ProbeError) -> (Labels, Int32) {
-        let slider = map.label([.track, .fill, .thumb], reach: 3)
-        guard let label = slider.largest, slider.components[Int(label)].count >= 16 else {
-            throw ProbeError(description: "no slider found: no region of track, fill or thumb colour")
-        }
-        return (slider, label)
-    }
-
-    /// Track and fill pixels of the slider, without the grey ring where the thumb's antialiased
-    /// edge blends into a dark background (those greys are nearest to the track's colour).
-    private func trackMask(slider: Labels, label: Int32) -> [Bool] {
+    /// Track and fill pixels of the slider: the largest region of those colours and the regions in
+    /// line with it (the thumb and its shadow cut the track in two, more at high scales), without
+    /// the grey ring where the thumb's antialiased edge blends into a dark background (greys nearest
+    /// to the track's colour). Such regions elsewhere on the screen (a cursor's edge) are left out.
+    private func trackMask(pieces: Labels, inLineWith seed: Component, view: AxisView) -> [Bool] {
+        let inLine = piecesInLine(pieces.components, with: seed, view: view)
         var mask = [Bool](repeating: false, count: map.width * map.height)
         for y in 0..<map.height {
-            for x in 0..<map.width where slider.labels[y * map.width + x] == label {
+            for x in 0..<map.width {
+                let label = pieces.labels[y * map.width + x]
+                guard label >= 0, inLine[Int(label)] else { continue }
                 let part = map[x, y]
                 mask[y * map.width + x] = part == .fill || (part == .track && !map.near(x: x, y: y, reach: 2, .thumb))
             }
         }
         return mask
+    }
+
+    /// The regions overlapping the seed across the axis and chained to it along the axis with gaps
+    /// of at most half the seed's length (room for a grown thumb and its shadow between pieces).
+    private func piecesInLine(_ components: [Component], with seed: Component, view: AxisView) -> [Bool] {
+        let seedExtents = view.extents(seed.box)
+        let gap = seedExtents.u.count / 2
+        var span = seedExtents.u
+        var inLine = components.map { _ in false }
+        var grew = true
+        while grew {
+            grew = false
+            for (index, component) in components.enumerated() where !inLine[index] {
+                let extents = view.extents(component.box)
+                guard extents.v.overlaps(seedExtents.v), extents.u.overlaps((span.lowerBound - gap)...(span.upperBound + gap)) else { continue }
+                inLine[index] = true
+                span = min(span.lowerBound, extents.u.lowerBound)...max(span.upperBound, extents.u.upperBound)
+                grew = true
+            }
+        }
+        return inLine
     }
 
     private func box(of mask: [Bool]) -> PixelBox {
@@ -177,11 +194,15 @@ struct SliderProbe {
         return mask[p.y * map.width + p.x]
     }
 
-    /// The largest region of thumb colour in the slider crossing the track's centre line.
-    private func findThumb(view: AxisView, centreLine: Double, slider: Labels, label: Int32) throws(ProbeError) -> Component {
+    /// The largest region of thumb colour crossing the track's centre line within the track's
+    /// reach (a cursor's white elsewhere is a smaller region or off the line).
+    private func findThumb(view: AxisView, centreLine: Double, along u: ClosedRange<Int>) throws(ProbeError) -> Component {
         let row = Int(centreLine)
-        let candidates = map.label([.thumb]).components
-            .filter { slider.labels[$0.seed] == label && view.extents($0.box).v.contains(row) }
+        let candidates = map.label([.thumb]).components.filter { component in
+            let extents = view.extents(component.box)
+            let reach = extents.u.count
+            return extents.v.contains(row) && extents.u.overlaps((u.lowerBound - reach)...(u.upperBound + reach))
+        }
         guard let thumb = candidates.max(by: { $0.count < $1.count }) else {
             throw ProbeError(description: "no thumb found: no region of thumb colour crosses the track's centre line (\(row))")
         }

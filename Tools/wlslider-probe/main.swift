@@ -12,10 +12,12 @@ let usage = """
     Finds the slider in IMAGE.png by its colours (wlslider's defaults unless given) and prints the
     track's extent, the thumb's centre and diameter, the fill's end and the value fraction
     (0 = minimum, 1 = maximum). --get prints the named values, one per line ("nan" when unknown);
-    keys: orientation, fraction, thumb.x, thumb.y, thumb.along, thumb.diameter, thumb.width,
-    thumb.height, track.start, track.end, track.thickness, track.start_hidden, track.end_hidden,
-    track.x, track.y, track.width, track.height, fill.end, fill.reaches_thumb, panel.x, panel.y,
-    panel.width, panel.height.
+    keys: orientation, image.width, image.height, fraction, thumb.x, thumb.y, thumb.along,
+    thumb.diameter, thumb.width, thumb.height, thumb.box_x, thumb.box_y, track.start, track.end,
+    track.thickness, track.start_hidden, track.end_hidden, track.x, track.y, track.width,
+    track.height, fill.end, fill.reaches_thumb, panel.x, panel.y, panel.width, panel.height.
+    Positions along the axis (thumb.along, track.start/end, fill.end) are x for a horizontal
+    slider and pixels up from the image's bottom edge for a vertical one.
     """
 
 func fail(_ message: String, status: Int32) -> Never {
