@@ -81,6 +81,8 @@ let package = Package(
             // each other's children).
             dependencies: ["SliderApp", "TestCompositor", "CWaylandServer"]
         ),
+        // The end-to-end tools' pure parts: the probe's screenshot analysis, the injector's commands.
+        .testTarget(name: "ToolTests", dependencies: ["wlslider-probe", "wlslider-inject", "PNGImage"]),
         .testTarget(
             name: "IntegrationTests",
             // CWaylandClient + CWaylandProtocols: the raw in-process client the compositor's self-tests use.
