@@ -74,7 +74,13 @@ let package = Package(
         .testTarget(name: "SliderRenderTests", dependencies: ["SliderRender", "PNGImage"], exclude: ["Golden"]),
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient"]),
         .testTarget(name: "SliderOutputTests", dependencies: ["SliderOutput"]),
-        .testTarget(name: "SliderAppTests", dependencies: ["SliderApp"]),
+        .testTarget(
+            name: "SliderAppTests",
+            // Runs the real wlslider binary against TestCompositor; CWaylandServer for its
+            // close-on-exec pipe and pidfd shims (parallel tests must not leak pipe ends into
+            // each other's children).
+            dependencies: ["SliderApp", "TestCompositor", "CWaylandServer"]
+        ),
         .testTarget(
             name: "IntegrationTests",
             // CWaylandClient + CWaylandProtocols: the raw in-process client the compositor's self-tests use.
