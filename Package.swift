@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "wlslider-probe", dependencies: ["PNGImage"], path: "Tools/wlslider-probe"),
         .executableTarget(
             name: "wlslider-bench",
-            dependencies: ["SliderEngine", "SliderRender", "SliderOutput"],
+            dependencies: ["SliderEngine", "SliderRender", "SliderOutput", "TestCompositor"],
             path: "Benchmarks/wlslider-bench"
         ),
 
