@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "wlslider-probe", dependencies: ["PNGImage"], path: "Tools/wlslider-probe"),
         .executableTarget(
             name: "wlslider-bench",
-            dependencies: ["SliderEngine", "SliderRender", "SliderOutput"],
+            dependencies: ["SliderEngine", "SliderRender", "SliderOutput", "TestCompositor"],
             path: "Benchmarks/wlslider-bench"
         ),
 
@@ -74,7 +74,15 @@ let package = Package(
         .testTarget(name: "SliderRenderTests", dependencies: ["SliderRender", "PNGImage"], exclude: ["Golden"]),
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient"]),
         .testTarget(name: "SliderOutputTests", dependencies: ["SliderOutput"]),
-        .testTarget(name: "SliderAppTests", dependencies: ["SliderApp"]),
+        .testTarget(
+            name: "SliderAppTests",
+            // Runs the real wlslider binary against TestCompositor; CWaylandServer for its
+            // close-on-exec pipe and pidfd shims (parallel tests must not leak pipe ends into
+            // each other's children).
+            dependencies: ["SliderApp", "TestCompositor", "CWaylandServer"]
+        ),
+        // The end-to-end tools' pure parts: the probe's screenshot analysis, the injector's commands.
+        .testTarget(name: "ToolTests", dependencies: ["wlslider-probe", "wlslider-inject", "PNGImage"]),
         .testTarget(
             name: "IntegrationTests",
             // CWaylandClient + CWaylandProtocols: the raw in-process client the compositor's self-tests use.

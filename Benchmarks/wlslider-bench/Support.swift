@@ -1,5 +1,6 @@
 // Small helpers shared by the benchmark subcommands.
 import Glibc
+import SliderOutput
 
 /// Writes one line to stderr (the `stderr` global is not usable from Swift 6 code).
 func printError(_ message: String) {
@@ -11,4 +12,36 @@ func printError(_ message: String) {
 func usageError(_ message: String, help: String) -> Int32 {
     printError("Error: \(message)\n\(help)")
     return 64
+}
+
+/// The columns of the table `scripts/bench` prints; every subcommand that contributes to it prints
+/// its rows through here, so the columns line up (scripts/bench uses the same widths).
+func printRow(_ measurement: String, _ wlslider: String = "", _ reference: String = "", target: String = "", verdict: String = "") {
+    func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - text.count))
+    }
+    var line = pad(measurement, 46) + pad(wlslider, 20) + pad(reference, 22) + pad(target, 10) + verdict
+    while line.last == " " { line.removeLast() }
+    print(line)
+}
+
+/// "met" or "MISSED", for the table's last column.
+func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+
+/// The median of a non-empty list.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// A number with a fixed count of decimals (locale-free).
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    DecimalText.fixed(value, decimals: decimals)
+}
+
+/// "median (min–max) unit" of a list of milliseconds.
+func millisecondsSummary(_ values: [Double]) -> String {
+    guard let low = values.min(), let high = values.max() else { return "—" }
+    return "\(fixed(median(values), 1)) (\(fixed(low, 1))–\(fixed(high, 1)))"
 }

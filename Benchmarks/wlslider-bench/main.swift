@@ -14,9 +14,22 @@ struct BenchCommand: Sendable {
     let run: @Sendable ([String]) -> Int32
 }
 
+/// `wlslider-bench row MEASUREMENT [WLSLIDER [REFERENCE [TARGET [VERDICT]]]]`: one line of the
+/// table, for scripts/bench's own rows (the shell cannot pad text with non-ASCII signs reliably).
+let rowCommand = BenchCommand(name: "row", summary: "Prints one row of scripts/bench's table (its columns, padded).") { cells in
+    guard !cells.isEmpty, cells.count <= 5 else { return usageError("row wants 1 to 5 cells", help: "Usage: wlslider-bench row MEASUREMENT [WLSLIDER [REFERENCE [TARGET [VERDICT]]]]") }
+    let c = cells + Array(repeating: "", count: 5 - cells.count)
+    printRow(c[0], c[1], c[2], target: c[3], verdict: c[4])
+    return 0
+}
+
 let commands: [BenchCommand] = [
     renderBenchCommand,
     audioBenchCommand,
+    sessionBenchCommand,
+    startupBenchCommand,
+    idleInputBenchCommand,
+    rowCommand,
 ]
 
 func usage(_ commands: [BenchCommand]) -> String {

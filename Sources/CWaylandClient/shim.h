@@ -12,6 +12,7 @@
 #include <sys/timerfd.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -27,6 +28,17 @@ WLSLIDER_INTERFACE(wl_seat)
 WLSLIDER_INTERFACE(wl_output)
 WLSLIDER_INTERFACE(wl_subcompositor)
 #undef WLSLIDER_INTERFACE
+
+/* libwayland-client prints some failures on stderr itself ("error: XDG_RUNTIME_DIR is invalid or
+ * not set in the environment."). wlslider reports every failure in one line of its own that says
+ * the same, so the library's log is silenced (WAYLAND_DEBUG tracing is not affected). */
+static inline void wlslider_wayland_log_handler(const char *format, va_list arguments) {
+    (void)format;
+    (void)arguments;
+}
+static inline void wlslider_silence_wayland_log(void) {
+    wl_log_set_handler_client(wlslider_wayland_log_handler);
+}
 
 /* memfd_create and its flags are behind _GNU_SOURCE, which Swift's Glibc module does not define. */
 static inline int wlslider_memfd_create(const char *name) {

@@ -91,11 +91,16 @@ private final class Session {
             return .usage
         }
         // The sinks sample the engine through the controller, which exists only after them.
+        // Audio-rate samples go through --scale-output/--output-curve like every other sink.
         var sampler: SliderController?
+        let mapping = options.output.format.mapping
         let outputs: ValueOutputs
         do {
             outputs = try ValueOutputs(options: options.output, loop: loop, clock: clock) { buffer, start, rate in
-                sampler?.slider.fill(buffer, from: start, sampleRate: rate)
+                guard let slider = sampler?.slider else { return }
+                slider.fill(buffer, from: start, sampleRate: rate)
+                let c = slider.configuration
+                mapping.apply(to: buffer, range: SliderRange(min: c.minimum, max: c.maximum))
             }
         } catch {
             report(error.description)

@@ -19,6 +19,8 @@ final class ValueOutputs {
     private var execSource: (fd: Int32, token: EventLoop.SourceToken)?
     private var audioSource: EventLoop.SourceToken?
     private var audioTimer: EventLoop.TimerToken?
+    /// `--audio-out -`: the samples are stdout's only content.
+    private let audioOnStdout: Bool
     /// The current range, for percentages and output scaling (stdin may change it live).
     var range: () -> SliderRange = { SliderRange(min: 0, max: 100) }
     /// Called when the reader of stdout went away and no other sink is left: exit quietly.
@@ -31,7 +33,7 @@ final class ValueOutputs {
     init(options: OutputOptions, loop: EventLoop, clock: AppClock,
          fill: @escaping AudioRateWriter.Fill) throws(SinkSetupError) {
         self.loop = loop
-        let audioOnStdout = options.audioOut == .standardOutput
+        audioOnStdout = options.audioOut == .standardOutput
         if !audioOnStdout {
             formatter = LineFormatter(format: options.format)
             stdout = StdoutSink()
@@ -113,10 +115,16 @@ final class ValueOutputs {
     private func topUpAudio(clock: AppClock) {
         guard let audio else { return }
         if audio.write(upTo: clock.now()) == .readerClosed {
-            report("--audio-out: the reader closed the stream; no more samples are written")
             self.audio = nil
             if let audioSource { loop.removeSource(audioSource) }
             audioSource = nil
+            if audioOnStdout {
+                // stdout's reader went away (`wlslider --audio-out - | head -c N`): as with value
+                // lines, end quietly unless another sink still has someone to feed.
+                if osc == nil && exec == nil { onNothingLeftToFeed() }
+            } else {
+                report("--audio-out: the reader closed the stream; no more samples are written")
+            }
         }
         afterSinkActivity()
     }

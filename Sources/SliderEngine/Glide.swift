@@ -144,17 +144,28 @@ struct Glide: Sendable, Equatable {
     func fill(_ buffer: UnsafeMutableBufferPointer<Float>, from startTime: Double, sampleRate: Double) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         let end = endTime
-        var hint = 0.0
         var i = 0
-        while i < buffer.count {
-            let t = startTime + Double(i) / sampleRate
-            if t >= end {
-                // The rest of the block is the resting target.
-                (base + i).initialize(repeating: Float(target), count: buffer.count - i)
-                return
+        switch motion {
+        case let .curve(start, duration, curve, gap, y0):
+            // The hot loop of `--audio-out`: the curve is solved per sample, so it gets a solver
+            // that carries its parameter from sample to sample (see TimingCurveSampler).
+            var sampler = TimingCurveSampler(curve)
+            while i < buffer.count {
+                let t = startTime + Double(i) / sampleRate
+                if t >= end { break }
+                let y = t <= start ? 0 : sampler.value(at: (t - start) / duration)
+                base[i] = Float(target + gap * ((1 - max(y, y0)) / (1 - y0)))
+                i += 1
             }
-            base[i] = Float(value(at: t, hint: &hint))
-            i += 1
+        case .spring:
+            while i < buffer.count {
+                let t = startTime + Double(i) / sampleRate
+                if t >= end { break }
+                base[i] = Float(value(at: t))
+                i += 1
+            }
         }
+        // The rest of the block is the resting target.
+        (base + i).initialize(repeating: Float(target), count: buffer.count - i)
     }
 }

@@ -96,3 +96,65 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
         return abs(Self.bezier(s, x1, x2) - x) < abs(Self.bezier(mid, x1, x2) - x) ? s : mid
     }
 }
+
+/// Samples one curve at a run of evenly spaced x: the audio-rate samples of one glide, where a
+/// fresh solve per sample (``TimingCurve/value(at:hint:)``) would dominate the cost of `--audio-out`.
+///
+/// Same solver tolerance and the same values, about twice as fast, because:
+/// - each sample's Bézier parameter is guessed by extrapolating earlier ones, so one Newton step
+///   meets the tolerance (the previous parameter alone, a whole Δx away, needs two or three);
+/// - the guess for sample i comes from samples i−2 and i−3, not i−1: a Newton step waits for a
+///   division, and without a dependency on the sample just before, the CPU overlaps two of them;
+/// - x(s) and y(s) are evaluated in power form, ((a·s + b)·s + c)·s.
+/// A sample where Newton's method stalls (a flat x(s), e.g. at ease-in's end) goes to the curve's
+/// own solver, with its bisection fallback.
+struct TimingCurveSampler {
+    let curve: TimingCurve
+    /// x(s) = ((ax·s + bx)·s + cx)·s and y(s) = ((ay·s + by)·s + cy)·s.
+    private let ax, bx, cx, ay, by, cy: Double
+    private let isLinear: Bool
+    /// The parameters of the last three samples, newest first; -1 = none yet.
+    private var s1 = -1.0, s2 = -1.0, s3 = -1.0
+
+    init(_ curve: TimingCurve) {
+        self.curve = curve
+        (ax, bx, cx) = Self.powerForm(curve.x1, curve.x2)
+        (ay, by, cy) = Self.powerForm(curve.y1, curve.y2)
+        isLinear = curve.x1 == curve.y1 && curve.x2 == curve.y2
+    }
+
+    /// The coefficients of 3(1−s)²s·p1 + 3(1−s)s²·p2 + s³ in powers of s.
+    private static func powerForm(_ p1: Double, _ p2: Double) -> (Double, Double, Double) {
+        (1 - 3 * p2 + 3 * p1, 3 * p2 - 6 * p1, 3 * p1)
+    }
+
+    /// The eased fraction at `x`; call it with the x of consecutive samples, evenly spaced.
+    @inline(__always)
+    mutating func value(at x: Double) -> Double {
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
+        if isLinear { return x }
+        // The line through samples i−3 and i−2, at i; until there are three, the newest
+        // parameter, or x itself as a fresh solve does.
+        let guess = s3 >= 0 ? 3 * s2 - 2 * s3 : (s1 >= 0 ? s1 : x)
+        let s = newton(x, from: min(max(guess, 0), 1)) ?? curve.parameter(forX: x, guess: guess)
+        (s3, s2, s1) = (s2, s1, s)
+        return ((ay * s + by) * s + cy) * s
+    }
+
+    /// Newton's method for x(s) = x, to the tolerance of ``TimingCurve/parameter(forX:guess:)``;
+    /// nil when it stalls or leaves 0...1 (the caller then uses the curve's robust solver).
+    @inline(__always)
+    private func newton(_ x: Double, from guess: Double) -> Double? {
+        var s = guess
+        for _ in 0..<4 {
+            let error = ((ax * s + bx) * s + cx) * s - x
+            if abs(error) < 1e-14 { return s }
+            let slope = (3 * ax * s + 2 * bx) * s + cx
+            if slope < 1e-6 { return nil }
+            s -= error / slope
+            if s < 0 || s > 1 { return nil }
+        }
+        return nil
+    }
+}

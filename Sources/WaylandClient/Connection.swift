@@ -83,6 +83,7 @@ public final class WaylandConnection {
     /// Connects to `displayName` (nil: `WAYLAND_DISPLAY`/`WAYLAND_SOCKET`, as `wl_display_connect`
     /// does), binds the globals and waits for the seats' and outputs' initial state.
     public init(displayName: String? = nil) throws(WaylandError) {
+        wlslider_silence_wayland_log()
         guard let display = wl_display_connect(displayName) else {
             throw WaylandConnection.connectFailure(displayName, errno: lastErrno())
         }
@@ -307,11 +308,13 @@ public final class WaylandConnection {
     }
 
     private static func connectFailure(_ name: String?, errno code: Int32) -> WaylandError {
-        if environment("XDG_RUNTIME_DIR") == nil && name?.hasPrefix("/") != true {
-            return WaylandError(.connectionFailed, "cannot connect to a Wayland compositor: XDG_RUNTIME_DIR is not set")
+        if let socket = environment("WAYLAND_SOCKET"), name == nil {
+            return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): \(errnoDescription(code))")
         }
-        let target = name ?? environment("WAYLAND_SOCKET").map { "WAYLAND_SOCKET=\($0)" }
-            ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
+        let target = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
+        if environment("XDG_RUNTIME_DIR") == nil && !target.hasPrefix("/") {
+            return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): XDG_RUNTIME_DIR is not set")
+        }
         return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(errnoDescription(code))")
     }
 }

@@ -36,9 +36,9 @@ public struct WaylandError: Error, CustomStringConvertible, Equatable, Sendable 
 }
 
 extension WaylandError {
-    /// "xdg_wm_base: not offered by the compositor"
-    static func missingGlobal(_ interface: String) -> WaylandError {
-        WaylandError(.missingGlobal, "\(interface): not offered by the compositor")
+    /// "xdg_wm_base: need version 1, compositor offers none"
+    static func missingGlobal(_ interface: String, needed: UInt32) -> WaylandError {
+        WaylandError(.missingGlobal, "\(interface): need version \(needed), compositor offers none")
     }
 
     /// "wl_compositor: need version 4, compositor offers 3"

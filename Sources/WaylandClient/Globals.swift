@@ -57,7 +57,7 @@ extension GlobalSpec {
     /// supported)`; nil for an optional global that is absent or too old; an error for a required one.
     func negotiate(offered: UInt32?) throws(WaylandError) -> UInt32? {
         guard let offered else {
-            if required { throw .missingGlobal(interface) }
+            if required { throw .missingGlobal(interface, needed: minimum) }
             return nil
         }
         guard offered >= minimum else {

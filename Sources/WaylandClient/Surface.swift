@@ -117,7 +117,7 @@ public final class SliderSurface {
 
     init(connection: WaylandConnection, role: SurfaceRole, delegate: (any SliderSurfaceDelegate)?) throws(WaylandError) {
         if case .layer = role, connection.layerShell == nil {
-            throw .missingGlobal("zwlr_layer_shell_v1")
+            throw .missingGlobal("zwlr_layer_shell_v1", needed: 1)
         }
         self.connection = connection
         self.role = role

@@ -35,18 +35,24 @@ enum CurveArgument: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// `WxH` in logical pixels.
+/// `WxH` in logical pixels. Any text is accepted here and checked in `makeOptions`, so that a
+/// bad size gets a message saying what a size looks like rather than argument-parser's bare
+/// "is invalid".
 struct SizeArgument: ExpressibleByArgument {
-    var size: SliderSize
+    /// The largest side accepted.
+    static let limit = 16384
+    /// The text given.
+    var text: String
+    /// The size, or nil when `text` is not one.
+    var size: SliderSize?
 
     init?(argument: String) {
+        text = argument
         let parts = argument.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+              (1...Self.limit).contains(w), (1...Self.limit).contains(h) else { return }
         size = SliderSize(width: Double(w), height: Double(h))
     }
-
-    var defaultValueDescription: String { "\(Int(size.width))x\(Int(size.height))" }
 }
 
 /// `#RRGGBB` or `#RRGGBBAA`.

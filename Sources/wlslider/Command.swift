@@ -20,17 +20,20 @@ struct WlsliderCommand: ParsableCommand {
         version: "0.1.0")
 
     // MARK: Value
+    //
+    // Options taking numbers parse their next argument unconditionally: `--min -60` is a
+    // negative minimum, not a missing value followed by an unknown option `-60`.
 
-    @Option(help: "The value at the minimum end of the slider.")
+    @Option(parsing: .unconditional, help: "The value at the minimum end of the slider.")
     var min: Double = 0
 
-    @Option(help: "The value at the maximum end of the slider.")
+    @Option(parsing: .unconditional, help: "The value at the maximum end of the slider.")
     var max: Double = 100
 
-    @Option(help: "The value to start at. Defaults to the minimum.")
+    @Option(parsing: .unconditional, help: "The value to start at. Defaults to the minimum.")
     var value: Double?
 
-    @Option(help: "Round every value to a whole number of steps from the minimum; arrow keys move one step.")
+    @Option(parsing: .unconditional, help: "Round every value to a whole number of steps from the minimum; arrow keys move one step.")
     var step: Double?
 
     // MARK: Shape
@@ -47,7 +50,7 @@ struct WlsliderCommand: ParsableCommand {
     @Option(help: "Rest half hidden beyond this screen edge and slide in while touched (needs a compositor with wlr-layer-shell).")
     var edge: ScreenEdge?
 
-    @Option(help: "How long the slider stays shown after a gesture ends before it slides back, in seconds (with --edge).")
+    @Option(parsing: .unconditional, help: "How long the slider stays shown after a gesture ends before it slides back, in seconds (with --edge).")
     var edgeHideDelay: Double = 0
 
     @Option(help: "The title of the window.")
@@ -55,16 +58,16 @@ struct WlsliderCommand: ParsableCommand {
 
     // MARK: Motion
 
-    @Option(help: "How much the thumb grows while it is held.")
+    @Option(parsing: .unconditional, help: "How much the thumb grows while it is held.")
     var thumbScale: Double = 2
 
-    @Option(help: "How long the thumb takes to grow and to shrink back, in seconds.")
+    @Option(parsing: .unconditional, help: "How long the thumb takes to grow and to shrink back, in seconds.")
     var thumbDuration: Double = 0.3
 
-    @Option(help: "How long the value glides after a jump (a press away from the thumb, a key, a wheel detent, a value from stdin), in seconds.")
+    @Option(parsing: .unconditional, help: "How long the value glides after a jump (a press away from the thumb, a key, a wheel detent, a value from stdin), in seconds.")
     var jumpDuration: Double = 0.25
 
-    @Option(help: "How long the value glides after each movement of a drag, in seconds.")
+    @Option(parsing: .unconditional, help: "How long the value glides after each movement of a drag, in seconds.")
     var dragDuration: Double = 0.03
 
     @Option(help: "The timing curve of the glides.")
@@ -73,10 +76,10 @@ struct WlsliderCommand: ParsableCommand {
     @Option(help: "How the value follows a new target: along the timing curve, restarting from where it is, or as a spring that keeps its speed.")
     var glide: GlideMode = .curve
 
-    @Option(help: ArgumentHelp("Scrubbing speeds while dragging away from the track, one per offset.", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Scrubbing speeds while dragging away from the track, one per offset.", valueName: "list"))
     var scrubSpeeds: NumberList = NumberList([1, 0.5, 0.25, 0.1])
 
-    @Option(help: ArgumentHelp("Distances from the track, in logical pixels, past which the next scrubbing speed applies; the first is 0.", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Distances from the track, in logical pixels, past which the next scrubbing speed applies; the first is 0.", valueName: "list"))
     var scrubOffsets: NumberList = NumberList([0, 50, 100, 150])
 
     // MARK: Colours
@@ -98,10 +101,10 @@ struct WlsliderCommand: ParsableCommand {
     @Option(help: "The line format on stdout: plain (the value) or json ({\"t\":ms,\"value\":v,\"phase\":...}).")
     var format: OutputFormat.Style = .plain
 
-    @Option(help: "Decimals of the values printed (0 to 17).")
+    @Option(parsing: .unconditional, help: "Decimals of the values printed (0 to 17).")
     var precision: Int = 2
 
-    @Option(help: ArgumentHelp("Map the slider's range onto this range on output, e.g. 0:1.", valueName: "MIN:MAX"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Map the slider's range onto this range on output, e.g. 0:1.", valueName: "MIN:MAX"))
     var scaleOutput: String?
 
     @Option(help: "Map the output linearly, or in decibels along the travel (for gain; -60 to 0 dB unless --scale-output says otherwise).")
@@ -120,7 +123,7 @@ struct WlsliderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the value as a 32-bit float mono stream at audio rate to this file, or to stdout with -, in real time.", valueName: "path"))
     var audioOut: String?
 
-    @Option(help: "Samples per second of the --audio-out stream.")
+    @Option(parsing: .unconditional, help: "Samples per second of the --audio-out stream.")
     var rate: Int = 48_000
 
     @Flag(help: "Exit when stdin ends, instead of carrying on.")

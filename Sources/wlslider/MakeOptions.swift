@@ -9,13 +9,17 @@ extension WlsliderCommand {
     /// (printed with the usage, exit status 64).
     func makeOptions() throws -> AppOptions {
         var options = AppOptions()
-        options.slider = try sliderConfiguration()
+        // Checked before the engine sees them, so the message names the option and the text given.
         for (name, v) in [("--min", min), ("--max", max)] where !v.isFinite {
             throw ValidationError("\(name) must be a finite number, not \(v)")
         }
+        if let size, size.size == nil {
+            throw ValidationError("--size \(size.text): expected WIDTHxHEIGHT in whole logical pixels from 1 to \(SizeArgument.limit), e.g. 320x48")
+        }
+        options.slider = try sliderConfiguration()
         if let value {
             guard value.isFinite, value >= min, value <= max else {
-                throw ValidationError("--value \(value) must lie between --min \(min) and --max \(max)")
+                throw ValidationError("--value \(value.compact) must lie between --min \(min.compact) and --max \(max.compact)")
             }
         }
         options.value = value
@@ -50,10 +54,37 @@ extension WlsliderCommand {
         do {
             try c.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(usageMessage(for: error))
         }
         return c
     }
+
+    /// The engine's complaint about the configuration, in terms of the options the user typed.
+    private func usageMessage(for error: SliderError) -> String {
+        switch error {
+        case .invalidRange(let lo, let hi):
+            return "--max \(hi.compact) must be greater than --min \(lo.compact)"
+        case .invalid(let name, let v, let why):
+            guard let option = Self.optionNames[name] else { return error.description }
+            return "\(option) \(v.compact) \(why)"
+        case .notFinite(let name):
+            guard let option = Self.optionNames[name] else { return error.description }
+            return "\(option) must be a finite number"
+        case .scrubbing(let why):
+            return "--scrub-speeds \(scrubSpeeds.defaultValueDescription) and --scrub-offsets \(scrubOffsets.defaultValueDescription): \(why)"
+        case .edgeOrientation(let edge, let orientation):
+            return "--edge \(edge.rawValue) needs --orientation \(edge.orientation.rawValue), not \(orientation.rawValue)"
+        default:
+            return error.description
+        }
+    }
+
+    /// The engine's names for configuration fields, and the options that set them.
+    private static let optionNames = [
+        "minimum": "--min", "maximum": "--max", "step": "--step", "thickness": "--size",
+        "track thickness": "--size", "thumb scale": "--thumb-scale", "thumb duration": "--thumb-duration",
+        "jump duration": "--jump-duration", "drag duration": "--drag-duration", "edge hide delay": "--edge-hide-delay",
+    ]
 
     private func style(edgeMode: Bool) -> SliderStyle {
         var s = SliderStyle()
@@ -83,5 +114,12 @@ extension WlsliderCommand {
         }
         if oscTimetags && osc == nil { throw ValidationError("--osc-timetags needs --osc") }
         return o
+    }
+}
+
+extension Double {
+    /// `5` rather than `5.0`, `0.25` as is: numbers in messages read as the user typed them.
+    var compact: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }

@@ -40,4 +40,21 @@ struct TimingCurveTests {
             #expect(abs(TimingCurve.easeIn.value(at: x, hint: &hint) - TimingCurve.easeIn(x)) < 1e-12)
         }
     }
+
+    @Test("the audio-rate sampler gives the values of fresh solves, for runs starting anywhere and any spacing",
+          arguments: [TimingCurve.easeIn, .easeOut, .easeInOut, .linear, TimingCurve(x1: 0.9, y1: -0.5, x2: 0.05, y2: 1.6),
+                      TimingCurve(x1: 0, y1: 1, x2: 1, y2: 0)])
+    func samplerMatchesFreshSolves(curve: TimingCurve) {
+        // 48 kHz over a 0.25 s jump, 0.03 s drag and 2 s; and runs that begin mid-way or before 0.
+        for (first, step, count) in [(0.0, 1 / 12_000.0, 12_001), (0.0, 1 / 1440.0, 1441), (0.37, 1 / 96_000.0, 5000),
+                                     (-0.01, 1 / 500.0, 520), (0.999, 1 / 48_000.0, 60)] {
+            var sampler = TimingCurveSampler(curve)
+            var worst = 0.0
+            for i in 0..<count {
+                let x = first + Double(i) * step
+                worst = max(worst, abs(sampler.value(at: x) - curve(x)))
+            }
+            #expect(worst < 1e-12, "\(curve) from \(first) by \(step): off by \(worst)")
+        }
+    }
 }

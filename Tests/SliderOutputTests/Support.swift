@@ -122,18 +122,23 @@ final class TestProcess {
 }
 
 /// A UDP port that was free a moment ago (bound to port 0, read back, closed).
+/// A UDP port free right now, from below the kernel's ephemeral range (32768 and up): a port
+/// found by binding port 0 is from that range, and may be handed to another test's connected UDP
+/// socket before the receiver binds it; below it only another receiver can collide.
 func freeUDPPort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            _ = bind(fd, $0, length)
-            _ = getsockname(fd, $0, &length)
+    while true {
+        let port = UInt16.random(in: 20_000...32_000)
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
+        if bound { return port }
     }
-    return UInt16(bigEndian: address.sin_port)
 }

@@ -8,9 +8,12 @@
 #
 # Each compositor gets a private XDG_RUNTIME_DIR (mode 0700) and its own socket; the functions
 # export WAYLAND_DISPLAY and XDG_RUNTIME_DIR for the clients that follow. Started processes are
-# killed by PID on exit.
+# killed by PID and their temporary folders removed by stop_compositors; with WLS_ARTIFACTS set to
+# a folder, each compositor's log is copied there first (as <kind>-<name>.log).
 
 WLS_PIDS=()
+WLS_DIRS=()
+WLS_LOGS=()
 WLS_KIND=""
 WLS_USER=wlslider-test
 
@@ -18,6 +21,7 @@ _wls_runtime_dir() {
   XDG_RUNTIME_DIR=$(mktemp -d /tmp/wlslider-rt.XXXXXX)
   chmod 700 "$XDG_RUNTIME_DIR"
   export XDG_RUNTIME_DIR
+  WLS_DIRS+=("$XDG_RUNTIME_DIR")
 }
 
 _wls_wait_socket() { # socket, pid, log
@@ -40,6 +44,7 @@ start_weston() { # name [width height]
   weston --debug --backend=headless-backend.so --use-pixman --socket="$name" --idle-time=0 \
          --width="$w" --height="$h" >"$WLS_LOG" 2>&1 &
   WLS_PIDS+=($!)
+  WLS_LOGS+=("$WLS_LOG:weston-$name.log")
   WLS_KIND=weston
   export WAYLAND_DISPLAY=$name
   _wls_wait_socket "$name" $! "$WLS_LOG"
@@ -57,6 +62,7 @@ start_sway() { # name [width height] [extra config lines]
       WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 WAYLAND_DISPLAY="$name" \
       sway -c "$XDG_RUNTIME_DIR/sway.conf" >"$WLS_LOG" 2>&1 &
   WLS_PIDS+=($!)
+  WLS_LOGS+=("$WLS_LOG:sway-$name.log")
   WLS_KIND=sway
   # sway names its socket wayland-N; find it.
   local i sock=""
@@ -75,6 +81,7 @@ start_kwin() { # name [width height] [scale]
   WLS_LOG="$XDG_RUNTIME_DIR/kwin.log"
   # The packaged binary carries a file capability this kind of sandbox refuses to exec.
   local bin; bin=$(mktemp -d /tmp/wlslider-kwin.XXXXXX)
+  WLS_DIRS+=("$bin")
   cp /usr/bin/kwin_wayland "$bin/"
   dbus-daemon --session --address="unix:path=$XDG_RUNTIME_DIR/bus" --nofork --nopidfile \
       >"$XDG_RUNTIME_DIR/dbus.log" 2>&1 &
@@ -85,6 +92,7 @@ start_kwin() { # name [width height] [scale]
       --socket "$name" --width "$w" --height "$h" --scale "$scale" --no-lockscreen \
       --no-global-shortcuts --no-kactivities >"$WLS_LOG" 2>&1 &
   WLS_PIDS+=($!)
+  WLS_LOGS+=("$WLS_LOG:kwin-$name.log")
   WLS_KIND=kwin
   export WAYLAND_DISPLAY=$name
   _wls_wait_socket "$name" $! "$WLS_LOG"
@@ -105,8 +113,22 @@ screenshot() { # file
 }
 
 stop_compositors() {
-  local pid
+  local pid entry
   for pid in "${WLS_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${WLS_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for pid in "${WLS_PIDS[@]}"; do _wls_wait_exit "$pid"; done
+  if [[ -n "${WLS_ARTIFACTS:-}" ]]; then
+    for entry in "${WLS_LOGS[@]}"; do cp "${entry%%:*}" "$WLS_ARTIFACTS/${entry#*:}" 2>/dev/null || true; done
+  fi
+  for entry in "${WLS_DIRS[@]}"; do rm -rf "$entry"; done
   WLS_PIDS=()
+  WLS_DIRS=()
+  WLS_LOGS=()
+}
+
+# Waits up to 5 s for a process we started to exit after SIGTERM, then kills it.
+_wls_wait_exit() {
+  local i
+  for i in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
 }

@@ -1,7 +1,6 @@
 // The check after every test, as qtwayland's mock compositor does it: no protocol error, no write
 // into a buffer the compositor held, and a shutdown that leaves no thread, descriptor, child
 // process or runtime directory behind.
-import Testing
 
 extension TestCompositor {
     /// Stops the compositor and returns everything it was left with that a test should fail on:
@@ -18,6 +17,11 @@ extension TestCompositor {
         return problems + leftovers.map { "shutdown: \($0)" }
     }
 }
+
+#if canImport(Testing)
+// Only where Swift Testing is available (test builds): the benchmarks link this module into a
+// release executable, where it is not.
+import Testing
 
 /// Runs `body` with a fresh compositor, then stops it and records an issue for each problem it
 /// was left with (see ``TestCompositor/stopAndCheck(allowProtocolErrors:allowHeldBufferWrites:)``).
@@ -45,3 +49,4 @@ public func withTestCompositor<T>(
     }
     return result
 }
+#endif

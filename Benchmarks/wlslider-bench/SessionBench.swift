@@ -1,0 +1,243 @@
+// `wlslider-bench session`: wlslider next to a reference client (weston-simple-shm) under the
+// compositor named by WAYLAND_DISPLAY (scripts/bench starts a headless weston), in one run:
+//
+// 1. start-up: exec → first Wayland request and exec → first committed frame (the first
+//    `wl_surface.commit` after a `wl_surface.attach` of a buffer), read from the client's own
+//    WAYLAND_DEBUG=1 log, whose stamps are CLOCK_REALTIME microseconds (mod 2³²), against the
+//    same clock read just before posix_spawn. Median of --runs, the two clients alternating.
+// 2. idle: in the first run, --settle seconds after the first frame, the client's CPU time and
+//    wake-ups (voluntary context switches, all threads) over --idle seconds, stdin a pipe held
+//    open and silent. WAYLAND_DEBUG costs an idle client nothing: it prints only messages, and
+//    an idle client has none; when wlslider does wake, the log lines of the window say why.
+// 3. a session without WAYLAND_DEBUG: wlslider glides to a few targets sent on stdin, stays idle
+//    for --idle seconds (wake-ups counted again: animations must leave nothing running), then
+//    `quit`; the reference client animates for 3 s and gets SIGINT. Peak RSS is VmHWM,
+//    read until the last millisecond before exit (see Processes.swift for why not ru_maxrss).
+import Glibc
+
+let sessionBenchCommand = BenchCommand(
+    name: "session",
+    summary: "Under the compositor of WAYLAND_DISPLAY: start-up time, idle CPU and wake-ups, peak RSS of wlslider next to a reference client.",
+    run: runSessionBench
+)
+
+private let sessionHelp = """
+    Usage: wlslider-bench session --wlslider PATH [--reference COMMAND] [--runs N] [--idle S] [--settle S]
+      --wlslider PATH      The wlslider binary to measure.
+      --reference COMMAND  The client to compare with (default weston-simple-shm).
+      --runs N             Start-up runs per client (default 15).
+      --idle S             Length of the idle window (default 5 s).
+      --settle S           Wait after the first frame before the idle window (default 0.5 s).
+    """
+
+private struct SessionOptions {
+    var wlslider = ""
+    var reference = "weston-simple-shm"
+    var runs = 15
+    var idle = 5.0
+    var settle = 0.5
+
+    static func parse(_ arguments: [String]) -> (SessionOptions?, String?) {
+        var options = SessionOptions()
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            if flag == "--help" { return (nil, nil) }
+            guard let value = rest.popFirst() else { return (nil, "\(flag) needs a value") }
+            switch flag {
+            case "--wlslider": options.wlslider = value
+            case "--reference": options.reference = value
+            case "--runs":
+                guard let n = Int(value), n > 0 else { return (nil, "--runs wants a positive whole number, got '\(value)'") }
+                options.runs = n
+            case "--idle", "--settle":
+                guard let s = Double(value), s >= 0, s <= 600 else { return (nil, "\(flag) wants seconds from 0 to 600, got '\(value)'") }
+                if flag == "--idle" { options.idle = s } else { options.settle = s }
+            default: return (nil, "unknown option '\(flag)'")
+            }
+        }
+        if options.wlslider.isEmpty { return (nil, "--wlslider PATH is required") }
+        return (options, nil)
+    }
+}
+
+/// What one start-up run of one client showed.
+private struct StartupSample {
+    var firstRequestMilliseconds: Double
+    var firstFrameMilliseconds: Double
+}
+
+/// The idle window of one client.
+private struct IdleSample {
+    var counters: ProcessCounters
+    /// `wl_surface.commit` requests logged during the window.
+    var commits: Int
+    /// The protocol messages logged during the window (the first few).
+    var messages: [Substring]
+}
+
+private func runSessionBench(_ arguments: [String]) -> Int32 {
+    let (parsed, problem) = SessionOptions.parse(arguments)
+    guard let options = parsed else {
+        if let problem { return usageError(problem, help: sessionHelp) }
+        print(sessionHelp)
+        return 0
+    }
+    guard getenv("WAYLAND_DISPLAY") != nil else {
+        printError("Error: WAYLAND_DISPLAY is not set: run this under a compositor (scripts/bench starts a headless weston)")
+        return 1
+    }
+    do {
+        try measureSession(options)
+        return 0
+    } catch {
+        printError("Error: \(error)")
+        return 1
+    }
+}
+
+private func measureSession(_ options: SessionOptions) throws(BenchError) {
+    let clients = [[options.wlslider], [options.reference]]
+    var startup: [[StartupSample]] = [[], []]
+    var idle: [IdleSample?] = [nil, nil]
+    for run in 0..<options.runs {
+        // Alternate which client starts first, so neither always finds the caches warmer.
+        for index in run % 2 == 0 ? [0, 1] : [1, 0] {
+            let (sample, window) = try startupRun(clients[index], idleWindow: run == 0 ? options : nil)
+            startup[index].append(sample)
+            if let window { idle[index] = window }
+        }
+    }
+    let peak = try (glideSession(wlslider: options.wlslider, idle: options.idle), referencePeakRSS(options.reference))
+    report(options, startup: startup, idle: idle, peak: peak)
+}
+
+/// Starts the client with WAYLAND_DEBUG=1, waits for its first frame, optionally measures an idle
+/// window after it, and stops it.
+private func startupRun(_ command: [String], idleWindow options: SessionOptions?) throws(BenchError) -> (StartupSample, IdleSample?) {
+    let log = "/tmp/wlslider-bench-\(getpid())-debug.log"
+    defer { unlink(log) }
+    let process = try MeasuredProcess(command, environment: ["WAYLAND_DEBUG": "1"], stdin: .pipe, stderrPath: log)
+    defer { process.signal(SIGKILL); process.wait() }
+    let deadline = monotonicSeconds() + 10
+    var found: (firstRequest: UInt32, firstCommit: UInt32)?
+    while found == nil {
+        found = readTextFile(log).flatMap(DebugLog.firstFrame)
+        if found == nil {
+            guard monotonicSeconds() < deadline else { throw BenchError("\(command[0]): no committed frame within 10 s (log: \(readTextFile(log)?.suffix(300) ?? ""))") }
+            usleep(500)
+        }
+    }
+    let spawn = UInt32(truncatingIfNeeded: process.spawnRealtimeMicroseconds)
+    let sample = StartupSample(firstRequestMilliseconds: Double(found!.firstRequest &- spawn) / 1000,
+                               firstFrameMilliseconds: Double(found!.firstCommit &- spawn) / 1000)
+    guard let options else { return (sample, nil) }
+    sleepSeconds(options.settle)
+    let logBefore = readTextFile(log)?.utf8.count ?? 0
+    guard let before = ProcessCounters.read(process.pid) else { throw BenchError("\(command[0]) exited after its first frame") }
+    sleepSeconds(options.idle)
+    guard let after = ProcessCounters.read(process.pid) else { throw BenchError("\(command[0]) exited during the idle window") }
+    let window = (readTextFile(log) ?? "").utf8.dropFirst(logBefore)
+    let messages = Substring(window).split(separator: "\n")
+    return (sample, IdleSample(counters: after - before, commits: messages.filter { $0.hasSuffix(".commit()") }.count,
+                               messages: Array(messages.prefix(12))))
+}
+
+/// What the session without WAYLAND_DEBUG showed.
+private struct GlideSession {
+    var memory: MemoryFigures
+    var lines: [String]
+    /// Counters over the idle window after the last glide.
+    var idleAfterGlides: ProcessCounters
+}
+
+/// wlslider glides to a few targets sent on stdin, stays idle for `idle` seconds once the last
+/// glide has ended, and quits.
+private func glideSession(wlslider: String, idle: Double) throws(BenchError) -> GlideSession {
+    let process = try MeasuredProcess([wlslider], stdin: .pipe, stdout: .pipe)
+    process.sleepWatchingMemory(0.5)
+    for command in ["80", "20", "+30", "100", "0"] {
+        process.send(command)
+        process.sleepWatchingMemory(0.5)  // a jump glide takes 0.25 s
+    }
+    guard let before = ProcessCounters.read(process.pid) else { throw BenchError("wlslider exited during the glides") }
+    process.sleepWatchingMemory(idle)
+    guard let after = ProcessCounters.read(process.pid) else { throw BenchError("wlslider exited while idle after the glides") }
+    process.send("quit")
+    let status = process.wait()
+    guard status == 0 else { throw BenchError("wlslider ended with wait status \(status) after `quit` in the glide session") }
+    return GlideSession(memory: process.memory, lines: process.outputLines(), idleAfterGlides: after - before)
+}
+
+/// The reference client runs as long as the wlslider session, then gets SIGINT.
+private func referencePeakRSS(_ command: String) throws(BenchError) -> MemoryFigures {
+    let process = try MeasuredProcess([command], stdin: .pipe)
+    process.sleepWatchingMemory(3)
+    process.signal(SIGINT)
+    process.wait(timeout: 2)
+    return process.memory
+}
+
+private func report(_ options: SessionOptions, startup: [[StartupSample]], idle: [IdleSample?], peak: (GlideSession, MemoryFigures)) {
+    printRow("start-up, headless weston (no seat), WAYLAND_DEBUG stamps: median (min–max) of \(options.runs), ms")
+    printRow("  exec → first Wayland request", millisecondsSummary(startup[0].map(\.firstRequestMilliseconds)),
+             millisecondsSummary(startup[1].map(\.firstRequestMilliseconds)))
+    printRow("  exec → first committed frame", millisecondsSummary(startup[0].map(\.firstFrameMilliseconds)),
+             millisecondsSummary(startup[1].map(\.firstFrameMilliseconds)), target: "—")
+    printRow("idle \(fixed(options.idle, 0)) s from \(fixed(options.settle, 1)) s after the first frame (stdin open, silent)")
+    let cells = idle.map { $0.map { sample in
+        (wakeups: "\(sample.counters.voluntarySwitches) (+\(sample.counters.involuntarySwitches) preempted)",
+         cpu: "\(fixed(Double(sample.counters.cpuNanoseconds) / 1e6, 3)) ms", commits: "\(sample.commits)")
+    } }
+    let wakeups = idle[0]?.counters.voluntarySwitches
+    printRow("  wake-ups (voluntary context switches)", cells[0]?.wakeups ?? "?", cells[1]?.wakeups ?? "?", target: "0",
+             verdict: verdict(wakeups == 0))
+    printRow("  CPU time (schedstat)", cells[0]?.cpu ?? "?", cells[1]?.cpu ?? "?", target: "—")
+    printRow("  frames committed", cells[0]?.commits ?? "?", cells[1]?.commits ?? "?", target: "0")
+    if let messages = idle[0]?.messages, !messages.isEmpty {
+        printRow("  wlslider's protocol log during the window:")
+        for line in messages { printRow("    " + line) }
+    }
+    let (session, reference) = peak
+    let afterGlides = session.idleAfterGlides
+    printRow("  wake-ups, idle \(fixed(options.idle, 0)) s after 5 glides", "\(afterGlides.voluntarySwitches) (+\(afterGlides.involuntarySwitches) preempted)",
+             "", target: "0", verdict: verdict(afterGlides.voluntarySwitches == 0))
+    printRow("  CPU time, idle after 5 glides", "\(fixed(Double(afterGlides.cpuNanoseconds) / 1e6, 3)) ms")
+    printRow("peak RSS (VmHWM up to exit): 5 glides, idle, quit / \(options.reference) for 3 s")
+    printRow("  peak RSS", mebibytes(session.memory.peak), mebibytes(reference.peak),
+             target: "≤ 12 MB", verdict: verdict(session.memory.peak * 1024 <= 12_000_000))
+    printRow("  resident at exit: file-backed (code)", mebibytes(session.memory.file), mebibytes(reference.file))
+    printRow("  resident at exit: anonymous (heap, stack)", mebibytes(session.memory.anonymous), mebibytes(reference.anonymous))
+    printRow("  resident at exit: shared (wl_shm pool)", mebibytes(session.memory.shared), mebibytes(reference.shared))
+    printRow("  (wlslider printed \(session.lines.count) value lines, the last \(session.lines.last ?? "none"))")
+}
+
+/// Kilobytes as "11.3 MiB".
+private func mebibytes(_ kilobytes: Int) -> String {
+    "\(fixed(Double(kilobytes) / 1024, 1)) MiB"
+}
+
+/// Reading a client's WAYLAND_DEBUG=1 log (libwayland 1.21 format:
+/// `[ 488095.071]  -> wl_surface@8.commit()`, the stamp being CLOCK_REALTIME in microseconds,
+/// truncated to 32 bits, printed as milliseconds with three decimals).
+enum DebugLog {
+    /// The stamps of the first request and of the first commit after a buffer attach; nil until
+    /// the log shows such a commit.
+    static func firstFrame(in log: String) -> (firstRequest: UInt32, firstCommit: UInt32)? {
+        var firstRequest: UInt32?
+        var attached = false
+        for line in log.split(separator: "\n") {
+            guard line.contains(" -> "), let stamp = stamp(of: line) else { continue }
+            if firstRequest == nil { firstRequest = stamp }
+            if line.contains(".attach(wl_buffer@") { attached = true }
+            if attached && line.hasSuffix(".commit()") && line.contains("wl_surface@") { return (firstRequest!, stamp) }
+        }
+        return nil
+    }
+
+    private static func stamp(of line: Substring) -> UInt32? {
+        guard line.first == "[", let close = line.firstIndex(of: "]") else { return nil }
+        let parts = line[line.index(after: line.startIndex)..<close].split(separator: ".")
+        guard parts.count == 2, let milliseconds = UInt64(parts[0].filter { $0 != " " }), let micro = UInt64(parts[1]) else { return nil }
+        return UInt32(truncatingIfNeeded: milliseconds * 1000 + micro)
+    }
+}

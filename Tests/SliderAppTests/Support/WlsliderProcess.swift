@@ -1,0 +1,292 @@
+// The real wlslider binary as a child of the test: its stdin is a pipe the test writes commands
+// into (or closes, for EOF), its stdout and stderr are pipes the test reads (or closes, for EPIPE).
+// TestCompositor's own `launch` gives its children /dev/null as stdin, so these tests spawn
+// the binary themselves and point it at the compositor through the environment.
+internal import CWaylandServer
+import Glibc
+import Testing
+
+/// How long any wait in these tests may take. Generous: other builds and tests share two cores,
+/// and a wait ends as soon as its condition holds, so a passing test never waits this long.
+let patience: Duration = .seconds(30)
+
+/// The wlslider executable next to the test bundle (`<scratch>/debug/wlslider`).
+let wlsliderPath: String = {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    precondition(length > 0, "readlink /proc/self/exe failed")
+    let exe = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let directory = exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]
+    return directory + "/wlslider"
+}()
+
+/// Why a wait in these tests gave up; the message includes what the process had said so far.
+struct WaitTimeout: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// One run of wlslider (or of another program the tests talk to the same way).
+final class WlsliderProcess {
+    /// The child's pid (also its process group).
+    let pid: pid_t
+    let arguments: [String]
+    /// wlslider, or another program run the same way (the OSC receiver).
+    let executable: String
+    private var stdinFD: Int32?
+    private let output: OutputCollector
+    private var status: Int32?
+
+    /// Starts wlslider with `arguments`. The environment is the test's, minus any Wayland
+    /// connection, plus `environment` (normally a compositor's `WAYLAND_DISPLAY` and
+    /// `XDG_RUNTIME_DIR`). Signal mask and dispositions are reset: the test runner's threads
+    /// block signals and may ignore SIGPIPE, which the child would otherwise inherit.
+    init(_ arguments: [String], environment: [String: String], executable: String = wlsliderPath) throws {
+        self.arguments = arguments
+        self.executable = executable
+        let stdin = try Self.pipe(), stdout = try Self.pipe(), stderr = try Self.pipe()
+        defer { [stdin.read, stdout.write, stderr.write].forEach { _ = close($0) } }
+        do {
+            pid = try Self.spawn([executable] + arguments, environment: Self.childEnvironment(environment),
+                                 stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
+        } catch {
+            [stdin.write, stdout.read, stderr.read].forEach { _ = close($0) }
+            throw error
+        }
+        stdinFD = stdin.write
+        for fd in [stdout.read, stderr.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        output = try OutputCollector(stdout: stdout.read, stderr: stderr.read)
+    }
+
+    deinit {
+        if status == nil {
+            kill(pid, SIGKILL)
+            var raw: Int32 = 0
+            _ = waitpid(pid, &raw, 0)
+        }
+        if let stdinFD { close(stdinFD) }
+        output.stop()
+    }
+
+    // MARK: Talking to it
+
+    /// Writes `text` to its stdin (blocking; commands are short).
+    func send(_ text: String) {
+        guard let stdinFD else { Issue.record("stdin is already closed"); return }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { Issue.record("writing to wlslider's stdin failed: errno \(errno)"); return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// Closes its stdin: wlslider reads end of file.
+    func closeStdin() {
+        if let stdinFD { close(stdinFD) }
+        stdinFD = nil
+    }
+
+    /// Closes the read end of its stdout, as `wlslider | head -1` does once head is done: its next
+    /// write fails with EPIPE.
+    func closeStdout() {
+        output.closeStdout()
+    }
+
+    func signal(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    // MARK: What it said
+
+    /// Complete lines on stdout so far.
+    var stdoutLines: [String] { Self.lines(output.stdout) }
+
+    /// Every byte on stdout so far.
+    var stdoutBytes: [UInt8] { output.stdout }
+
+    /// Everything on stdout so far.
+    var stdoutText: String { String(decoding: output.stdout, as: UTF8.self) }
+
+    /// Complete lines on stderr so far.
+    var stderrLines: [String] { Self.lines(output.stderr) }
+
+    var stderrText: String { String(decoding: output.stderr, as: UTF8.self) }
+
+    /// The exit status (-signal when killed), nil while running.
+    var exitCode: Int32? {
+        reap()
+        return status
+    }
+
+    // MARK: Waiting
+
+    /// Waits until `condition` holds; throws with what the process said on timeout.
+    func wait(for what: String, timeout: Duration = patience, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw WaitTimeout(description: "timed out after \(timeout) waiting for \(what)\n\(summary)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Waits until the stdout lines satisfy `condition`; returns them.
+    @discardableResult
+    func waitForLines(_ what: String, timeout: Duration = patience, _ condition: ([String]) -> Bool) async throws -> [String] {
+        try await wait(for: what, timeout: timeout) { condition(stdoutLines) }
+        return stdoutLines
+    }
+
+    /// Waits until the last stdout line is `line`; returns all lines.
+    @discardableResult
+    func waitForLastLine(_ line: String, timeout: Duration = patience) async throws -> [String] {
+        try await waitForLines("the last line to be \"\(line)\"", timeout: timeout) { $0.last == line }
+    }
+
+    /// Waits for the process to end; returns its exit status (-signal when killed). Returns once
+    /// its pipes are at their end, so everything it wrote is in ``stdoutLines`` and ``stderrLines``.
+    @discardableResult
+    func waitForExit(timeout: Duration = patience) async throws -> Int32 {
+        try await wait(for: "wlslider to exit", timeout: timeout) { exitCode != nil }
+        // Its last words are in the pipes: the reader has them all once both are at their end.
+        try await wait(for: "the end of wlslider's output", timeout: timeout) { output.finished }
+        return status!
+    }
+
+    /// Fails the test if the process ends within `duration` (it should keep running).
+    func expectStillRunning(for duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            if let code = exitCode {
+                Issue.record("wlslider exited with \(code) but should still run\n\(summary)", sourceLocation: sourceLocation)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The command, status and output, for failure messages.
+    var summary: String {
+        "\(executable) \(arguments.joined(separator: " ")) [status \(exitCode.map(String.init) ?? "running")]\n"
+            + "stdout (\(stdoutLines.count) lines, last 10): \(stdoutLines.suffix(10))\nstderr: \(stderrText)"
+    }
+
+    // MARK: Plumbing
+
+    private func reap() {
+        guard status == nil else { return }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return }
+        let signal = raw & 0x7f
+        status = signal == 0 ? (raw >> 8) & 0xff : -signal
+    }
+
+    private static func lines(_ bytes: [UInt8]) -> [String] {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        lines.removeLast()  // the incomplete rest after the last newline (empty when complete)
+        return lines.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard wlslider_pipe_cloexec(&fds) == 0 else { throw WaitTimeout(description: "pipe2 failed: errno \(errno)") }
+        return (fds[0], fds[1])
+    }
+
+    private static func childEnvironment(_ extra: [String: String]) -> [String] {
+        var env: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let eq = pair.firstIndex(of: "=") { env[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
+            entry += 1
+        }
+        for name in ["WAYLAND_SOCKET", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "WAYLAND_DEBUG"] { env[name] = nil }
+        env.merge(extra) { _, new in new }
+        return env.map { "\($0.key)=\($0.value)" }
+    }
+
+    private static func spawn(_ command: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), mask = sigset_t()
+        sigfillset(&defaults)
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
+        guard rc == 0 else {
+            throw WaitTimeout(description: "cannot start \(command[0]) (errno \(rc)); run `swift build` first so the executable exists")
+        }
+        return pid
+    }
+}
+
+/// A private, empty `XDG_RUNTIME_DIR` (mode 0700) and a `WAYLAND_DISPLAY` naming no socket in it:
+/// a machine with no compositor. Remove `directory` when done.
+func environmentWithoutCompositor() -> (environment: [String: String], directory: String) {
+    let directory = makeTemporaryDirectory("no-compositor")
+    return (["XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": "wayland-nothing-here"], directory)
+}
+
+/// A fresh temporary directory (mode 0700).
+func makeTemporaryDirectory(_ label: String) -> String {
+    var template = Array("/tmp/wlslider-\(label)-XXXXXX".utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!
+    return String(cString: path)
+}
+
+/// Removes a directory made by ``makeTemporaryDirectory(_:)`` and the files in it (no subfolders).
+func removeDirectory(_ path: String) {
+    if let dir = opendir(path) {
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { unlink(path + "/" + name) }
+        }
+        closedir(dir)
+    }
+    rmdir(path)
+}
+
+/// Writes a file through a close-on-exec descriptor. (Foundation's writers may leave theirs
+/// inheritable: a child another test spawns at that moment keeps the file open for writing, and
+/// executing it then fails with ETXTBSY.)
+func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    guard fd >= 0 else { throw WaitTimeout(description: "cannot create \(path): errno \(errno)") }
+    defer { close(fd) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { throw WaitTimeout(description: "cannot write \(path): errno \(errno)") }
+        bytes = bytes.dropFirst(n)
+    }
+}
+
+/// The bytes of a file (empty when it does not exist), read through a close-on-exec descriptor.
+func readFile(_ path: String) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &chunk, chunk.count)
+        if n > 0 { bytes += chunk[0..<n] } else if n < 0 && errno == EINTR { continue } else { return bytes }
+    }
+}
