@@ -44,8 +44,10 @@ final class AppClock {
         var t = seconds - offset! - origin
         let ours = m - origin
         if t > ours + aheadAllowance || t < ours - 10 {
-            offset = seconds - m
-            t = ours
+            // Carry on from where the engine's time stands, so that the resynchronisation
+            // neither freezes animations (time sent back) nor makes them leap (sent forward).
+            t = lastStamp.map { $0.time + (m - $0.monotonic) } ?? ours
+            offset = seconds - t - origin
             aheadAllowance = Self.resyncedAllowance
         }
         lastStamp = (ms, raw, t, m)
