@@ -38,7 +38,7 @@ let package = Package(
 
         // The slider.
         .target(name: "SliderEngine"),
-        .target(name: "SliderRender", dependencies: ["CPixman"]),
+        .target(name: "SliderRender", dependencies: ["CPixman", "SliderEngine"]),
         .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols", "CXKBCommon"]),
         .target(name: "SliderOutput", dependencies: ["SliderEngine"]),
         .target(name: "SliderApp", dependencies: ["SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),

@@ -3,6 +3,7 @@
 // only inside `renderBenchMeasuredFrames`, so set-up and warm-up are not counted.
 import Glibc
 import SliderRender
+import SliderEngine
 
 let renderBenchCommand = BenchCommand(
     name: "render",
@@ -84,9 +85,9 @@ private struct DragScenario {
         let width = Int((options.width * options.scale).rounded(.up)), height = Int((options.height * options.scale).rounded(.up))
         buffer = PixelBufferRef(base: UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64), width: width, height: height)
         let thickness = 6.0, inset = 24.0
-        let track = Rect(x: inset, y: (options.height - thickness) / 2, width: options.width - 2 * inset, height: thickness)
+        let track = SliderRect(x: inset, y: (options.height - thickness) / 2, width: options.width - 2 * inset, height: thickness)
         scene = SliderScene(axis: .horizontal, track: track, fillEnd: track.x + track.width * 0.3,
-                            thumbCenter: Point(x: track.x + track.width * 0.3, y: options.height / 2), thumbRadius: 9)
+                            thumbCenter: SliderPoint(x: track.x + track.width * 0.3, y: options.height / 2), thumbRadius: 9)
     }
 
     /// Moves the thumb one frame and renders; returns the pixels repainted.
@@ -97,7 +98,7 @@ private struct DragScenario {
         scene.fillEnd = scene.thumbCenter.x
         var damage: [PixelRect]? = nil
         if options.damage {
-            let fill = Rect(x: min(old.fillEnd, scene.fillEnd), y: scene.track.y, width: abs(step), height: scene.track.height)
+            let fill = SliderRect(x: min(old.fillEnd, scene.fillEnd), y: scene.track.y, width: abs(step), height: scene.track.height)
             damage = renderer.deviceDamage(forLogical: [old.thumbBounds, scene.thumbBounds, fill], scale: options.scale,
                                            bufferWidth: buffer.width, bufferHeight: buffer.height)
         }

@@ -153,7 +153,7 @@ final class SliderController: SliderSurfaceDelegate {
     private func paint(_ frame: SliderFrame, into buffer: PixelBuffer) -> [BufferRect] {
         let width = Int(buffer.size.width), height = Int(buffer.size.height), scale = buffer.scale.factor
         var damage = renderer.deviceDamage(
-            forLogical: frame.damage.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            forLogical: frame.damage,
             scale: scale, bufferWidth: width, bufferHeight: height)
         if repaintAll { damage = [PixelRect(x: 0, y: 0, width: width, height: height)] }
         let repaint = history.repaint(for: damage, bufferAge: buffer.age)
@@ -163,12 +163,8 @@ final class SliderController: SliderSurfaceDelegate {
     }
 
     private func scene(_ a: SliderAppearance) -> SliderScene {
-        SliderScene(
-            axis: slider.configuration.orientation == .horizontal ? .horizontal : .vertical,
-            track: Rect(x: a.track.x, y: a.track.y, width: a.track.width, height: a.track.height),
-            fillEnd: a.fillEnd,
-            thumbCenter: Point(x: a.thumbCenter.x, y: a.thumbCenter.y),
-            thumbRadius: a.thumbRadius)
+        SliderScene(axis: slider.configuration.orientation, track: a.track, fillEnd: a.fillEnd,
+                    thumbCenter: a.thumbCenter, thumbRadius: a.thumbRadius)
     }
 
     private func scheduleTick() {

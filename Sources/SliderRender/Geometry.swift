@@ -1,73 +1,9 @@
 // Geometry types shared by scenes, damage and the pixel buffer.
 //
 // Two coordinate spaces meet here: the scene is described in LOGICAL pixels (surface-local,
-// y down, what the compositor calls surface coordinates), while damage and buffers are in
-// BUFFER pixels (logical × scale, rounded). Doubles for the first, Ints for the second, so
-// the compiler keeps them apart.
-
-/// The slider's main axis.
-public enum Axis: Sendable, Equatable {
-    /// The minimum is at the left, the maximum at the right.
-    case horizontal
-    /// The minimum is at the BOTTOM, the maximum at the top (like a fader).
-    case vertical
-}
-
-/// A point in logical pixels (surface-local, y down).
-public struct Point: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-
-    /// Creates a point.
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
-
-/// An axis-aligned rectangle in logical pixels (surface-local, y down).
-public struct Rect: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-
-    /// Creates a rectangle from its top-left corner and size.
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// The right edge (`x + width`).
-    public var maxX: Double { x + width }
-    /// The bottom edge (`y + height`).
-    public var maxY: Double { y + height }
-    /// True when the rectangle covers no area.
-    public var isEmpty: Bool { !(width > 0 && height > 0) }
-
-    /// The smallest rectangle containing both; an empty operand is ignored.
-    public func union(_ other: Rect) -> Rect {
-        if isEmpty { return other }
-        if other.isEmpty { return self }
-        let left = min(x, other.x), top = min(y, other.y)
-        return Rect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
-    }
-
-    /// The common area, or nil when the rectangles do not overlap.
-    public func intersection(_ other: Rect) -> Rect? {
-        let left = max(x, other.x), top = max(y, other.y)
-        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
-        guard right > left, bottom > top else { return nil }
-        return Rect(x: left, y: top, width: right - left, height: bottom - top)
-    }
-
-    /// The rectangle grown by `amount` on every side (shrunk when negative).
-    public func insetBy(_ amount: Double) -> Rect {
-        Rect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
-    }
-}
+// y down, what the compositor calls surface coordinates) with the engine's `SliderPoint` and
+// `SliderRect`, while damage and buffers are in BUFFER pixels (logical × scale, rounded) as
+// `PixelRect`. Doubles for the first, Ints for the second, so the compiler keeps them apart.
 
 /// A rectangle of buffer pixels: columns `x ..< x + width`, rows `y ..< y + height`.
 public struct PixelRect: Sendable, Equatable, Hashable, CustomStringConvertible {

@@ -7,6 +7,7 @@
 // - the thumb's centre is quantized to 1/4 pixel and its radius to 1/16 pixel, so a handful of
 //   cached masks serve every position of a resting thumb (subpixel motion without resampling).
 import Glibc
+import SliderEngine
 
 /// Quantization steps of the thumb, in buffer pixels.
 enum ThumbQuantum {
@@ -16,7 +17,7 @@ enum ThumbQuantum {
 
 /// The scene in buffer pixels, ready to rasterize and composite.
 struct DeviceLayout: Equatable {
-    var axis: Axis
+    var axis: Orientation
     /// The track outline, in main/cross coordinates (u/v): x/y for horizontal, y/x for vertical.
     var track: TaperedCapsule
     /// The pixels the track's mask covers.
@@ -55,7 +56,7 @@ struct DeviceLayout: Equatable {
 
     /// The capsule or wedge inside the (snapped) track box. Circle A is at the low main
     /// coordinate: the minimum end for horizontal, the MAXIMUM end for vertical (min at the bottom).
-    private static func outline(shape: TrackShape, axis: Axis, main: (Double, Double),
+    private static func outline(shape: TrackShape, axis: Orientation, main: (Double, Double),
                                 cross: (Double, Double), scale: Double) -> TaperedCapsule {
         let length = main.1 - main.0
         let full = min((cross.1 - cross.0) / 2, length / 2)

@@ -1,4 +1,5 @@
 // What to draw, and where to draw it.
+import SliderEngine
 
 /// One frame of the slider, in logical pixels (surface-local, y down).
 ///
@@ -6,19 +7,19 @@
 /// (the engine) turns it into this geometry.
 public struct SliderScene: Sendable, Equatable {
     /// The main axis; on `.vertical` the minimum is at the bottom.
-    public var axis: Axis
+    public var axis: Orientation
     /// The bounding box of the track's outline (for a wedge: of its thick end's thickness).
-    public var track: Rect
+    public var track: SliderRect
     /// The main-axis coordinate (x for horizontal, y for vertical) where the value fill stops,
     /// normally the thumb's centre. The fill runs from the track's minimum end to here.
     public var fillEnd: Double
     /// The centre of the thumb.
-    public var thumbCenter: Point
+    public var thumbCenter: SliderPoint
     /// The thumb's current radius, already including any grow animation.
     public var thumbRadius: Double
 
     /// Creates a scene.
-    public init(axis: Axis, track: Rect, fillEnd: Double, thumbCenter: Point, thumbRadius: Double) {
+    public init(axis: Orientation, track: SliderRect, fillEnd: Double, thumbCenter: SliderPoint, thumbRadius: Double) {
         self.axis = axis
         self.track = track
         self.fillEnd = fillEnd
@@ -27,8 +28,8 @@ public struct SliderScene: Sendable, Equatable {
     }
 
     /// The thumb's disc as a rectangle (without its shadow), as an engine reports it for damage.
-    public var thumbBounds: Rect {
-        Rect(x: thumbCenter.x - thumbRadius, y: thumbCenter.y - thumbRadius, width: 2 * thumbRadius, height: 2 * thumbRadius)
+    public var thumbBounds: SliderRect {
+        SliderRect(x: thumbCenter.x - thumbRadius, y: thumbCenter.y - thumbRadius, width: 2 * thumbRadius, height: 2 * thumbRadius)
     }
 }
 

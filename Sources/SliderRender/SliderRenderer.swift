@@ -9,6 +9,7 @@
 // and subpixel phase) and each frame is a handful of pixman composites over the damage only;
 // scripts/bench-render measures it.
 import Glibc
+import SliderEngine
 
 /// Draws sliders with pixman, caching every rasterized shape between frames.
 ///
@@ -20,7 +21,7 @@ public final class SliderRenderer {
     }
 
     private var paints: Paints
-    private var trackMask: (layout: TaperedCapsule, axis: Axis, box: PixelRect, mask: PlacedImage)?
+    private var trackMask: (layout: TaperedCapsule, axis: Orientation, box: PixelRect, mask: PlacedImage)?
     private var thumbSprites = ThumbSpriteCache()
     private var thumbSpriteScale = 0.0
     private var trackRasterizations = 0
@@ -63,7 +64,7 @@ public final class SliderRenderer {
     /// Each rectangle grows by what the renderer draws beyond the geometry (the thumb's
     /// shadow, antialiasing, and the sub-pixel snapping of track and thumb), is scaled,
     /// rounded outward to whole pixels and clipped to the buffer; empty results are dropped.
-    public func deviceDamage(forLogical rects: [Rect], scale: Double, bufferWidth: Int, bufferHeight: Int) -> [PixelRect] {
+    public func deviceDamage(forLogical rects: [SliderRect], scale: Double, bufferWidth: Int, bufferHeight: Int) -> [PixelRect] {
         let bounds = PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)
         let outset = style.shadow ? ShadowLook.outset : 0
         // One extra buffer pixel covers snapping (≤ ½ px) and quantization (≤ ⅛ px).

@@ -1,10 +1,11 @@
 import PNGImage
 import SliderRender
 import Testing
+import SliderEngine
 
 /// One golden case: a slider state drawn at a scale.
 struct GoldenCase: CustomTestStringConvertible, Sendable {
-    let axis: Axis
+    let axis: Orientation
     let shape: TrackShape
     let value: Double
     let grown: Bool

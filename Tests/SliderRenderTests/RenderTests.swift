@@ -1,5 +1,6 @@
 import SliderRender
 import Testing
+import SliderEngine
 
 @Suite("Rendering")
 struct RenderTests {
@@ -7,8 +8,8 @@ struct RenderTests {
 
     /// A random scene on a random layout, and a second one that differs only in what an
     /// animation frame changes (thumb position, radius, fill end).
-    static func randomScenes(_ random: inout SeededRandom) -> (before: SliderScene, after: SliderScene, axis: Axis, shape: TrackShape) {
-        let axis: Axis = Bool.random(using: &random) ? .horizontal : .vertical
+    static func randomScenes(_ random: inout SeededRandom) -> (before: SliderScene, after: SliderScene, axis: Orientation, shape: TrackShape) {
+        let axis: Orientation = Bool.random(using: &random) ? .horizontal : .vertical
         let shape: TrackShape = Bool.random(using: &random) ? .capsule : .wedge
         func scene() -> SliderScene {
             TestScene.make(axis: axis, shape: shape, value: Double.random(in: -0.05...1.05, using: &random),
@@ -57,9 +58,9 @@ struct RenderTests {
             expected.render(renderer, after, scale: scale)
             let buffer = TestBuffer(logical: TestScene.logicalSize(axis), scale: scale)
             buffer.render(renderer, before, scale: scale)
-            let fillSpan: Rect = axis == .horizontal
-                ? Rect(x: min(before.fillEnd, after.fillEnd), y: after.track.y, width: abs(after.fillEnd - before.fillEnd), height: after.track.height)
-                : Rect(x: after.track.x, y: min(before.fillEnd, after.fillEnd), width: after.track.width, height: abs(after.fillEnd - before.fillEnd))
+            let fillSpan: SliderRect = axis == .horizontal
+                ? SliderRect(x: min(before.fillEnd, after.fillEnd), y: after.track.y, width: abs(after.fillEnd - before.fillEnd), height: after.track.height)
+                : SliderRect(x: after.track.x, y: min(before.fillEnd, after.fillEnd), width: after.track.width, height: abs(after.fillEnd - before.fillEnd))
             let damage = renderer.deviceDamage(forLogical: [before.thumbBounds, after.thumbBounds, fillSpan],
                                                scale: scale, bufferWidth: buffer.width, bufferHeight: buffer.height)
             buffer.render(renderer, after, scale: scale, damage: damage)
@@ -72,8 +73,8 @@ struct RenderTests {
     func respectsStride() {
         let renderer = SliderRenderer()
         let buffer = TestBuffer(width: 100, height: 20, padding: 7, fill: 0xAAAA_AAAA)
-        let scene = SliderScene(axis: .horizontal, track: Rect(x: 5, y: 8, width: 90, height: 4), fillEnd: 50,
-                                thumbCenter: Point(x: 96, y: 10), thumbRadius: 9)
+        let scene = SliderScene(axis: .horizontal, track: SliderRect(x: 5, y: 8, width: 90, height: 4), fillEnd: 50,
+                                thumbCenter: SliderPoint(x: 96, y: 10), thumbRadius: 9)
         let touched = buffer.render(renderer, scene, scale: 1)
         #expect(touched == [PixelRect(x: 0, y: 0, width: 100, height: 20)])
         for row in 0..<20 {
@@ -138,8 +139,8 @@ struct ShapeTests {
         let renderer = SliderRenderer(style: Self.plain)
         let buffer = TestBuffer(width: 320, height: 48)
         // No thumb, no fill: just the track outline.
-        let scene = SliderScene(axis: .horizontal, track: Rect(x: 10, y: 10, width: 300, height: 28), fillEnd: 10,
-                                thumbCenter: Point(x: 0, y: 0), thumbRadius: 0)
+        let scene = SliderScene(axis: .horizontal, track: SliderRect(x: 10, y: 10, width: 300, height: 28), fillEnd: 10,
+                                thumbCenter: SliderPoint(x: 0, y: 0), thumbRadius: 0)
         buffer.render(renderer, scene, scale: 1)
         let white: UInt32 = 0xFFFF_FFFF, black: UInt32 = 0xFF00_0000
         let nearMin = Self.thickness(buffer, across: 14, horizontal: true, track: white, background: black)
@@ -160,8 +161,8 @@ struct ShapeTests {
     func wedgeVertical() {
         let renderer = SliderRenderer(style: Self.plain)
         let buffer = TestBuffer(width: 48, height: 320)
-        let scene = SliderScene(axis: .vertical, track: Rect(x: 10, y: 10, width: 28, height: 300), fillEnd: 310,
-                                thumbCenter: Point(x: 0, y: 0), thumbRadius: 0)
+        let scene = SliderScene(axis: .vertical, track: SliderRect(x: 10, y: 10, width: 28, height: 300), fillEnd: 310,
+                                thumbCenter: SliderPoint(x: 0, y: 0), thumbRadius: 0)
         buffer.render(renderer, scene, scale: 1)
         let white: UInt32 = 0xFFFF_FFFF, black: UInt32 = 0xFF00_0000
         let nearTop = Self.thickness(buffer, across: 30, horizontal: false, track: white, background: black)
@@ -176,8 +177,8 @@ struct ShapeTests {
         style.trackShape = .capsule
         let renderer = SliderRenderer(style: style)
         let buffer = TestBuffer(width: 48, height: 320)
-        let scene = SliderScene(axis: .vertical, track: Rect(x: 20, y: 10, width: 8, height: 300), fillEnd: 235.5,
-                                thumbCenter: Point(x: 0, y: 0), thumbRadius: 0)
+        let scene = SliderScene(axis: .vertical, track: SliderRect(x: 20, y: 10, width: 8, height: 300), fillEnd: 235.5,
+                                thumbCenter: SliderPoint(x: 0, y: 0), thumbRadius: 0)
         buffer.render(renderer, scene, scale: 1)
         let red: UInt32 = 0xFFFF_0000, white: UInt32 = 0xFFFF_FFFF
         #expect(buffer[24, 300] == red)
@@ -195,8 +196,8 @@ struct ShapeTests {
         style.thumbColor = Color(red: 0, green: 0, blue: 255)
         let renderer = SliderRenderer(style: style)
         let buffer = TestBuffer(width: 200, height: 40)
-        let scene = SliderScene(axis: .horizontal, track: Rect(x: 10, y: 16, width: 180, height: 8), fillEnd: 60,
-                                thumbCenter: Point(x: 150.5, y: 20.5), thumbRadius: 10)
+        let scene = SliderScene(axis: .horizontal, track: SliderRect(x: 10, y: 16, width: 180, height: 8), fillEnd: 60,
+                                thumbCenter: SliderPoint(x: 150.5, y: 20.5), thumbRadius: 10)
         buffer.render(renderer, scene, scale: 1)
         #expect(buffer[20, 20] == 0xFFFF_0000)
         #expect(buffer[59, 20] == 0xFFFF_0000)

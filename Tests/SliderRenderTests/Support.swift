@@ -1,6 +1,7 @@
 // Shared helpers for the renderer tests: scenes laid out like the app will, buffers, and a
 // seeded random generator.
 import SliderRender
+import SliderEngine
 
 /// A reproducible pseudo-random source (SplitMix64), so a failing random case can be replayed.
 struct SeededRandom: RandomNumberGenerator {
@@ -25,12 +26,12 @@ enum TestScene {
 
     static func trackThickness(_ shape: TrackShape) -> Double { shape == .wedge ? 14 : 8 }
 
-    static func logicalSize(_ axis: Axis) -> (width: Double, height: Double) {
+    static func logicalSize(_ axis: Orientation) -> (width: Double, height: Double) {
         axis == .horizontal ? (length, breadth) : (breadth, length)
     }
 
     /// The scene for `value` in 0...1 with the thumb at `grow` × its resting radius.
-    static func make(axis: Axis, shape: TrackShape, value: Double, grow: Double = 1) -> SliderScene {
+    static func make(axis: Orientation, shape: TrackShape, value: Double, grow: Double = 1) -> SliderScene {
         let thickness = trackThickness(shape)
         let crossOrigin = (breadth - thickness) / 2
         let travelStart = inset + thickness / 2, travel = length - 2 * inset - thickness
@@ -38,13 +39,13 @@ enum TestScene {
         switch axis {
         case .horizontal:
             return SliderScene(
-                axis: axis, track: Rect(x: inset, y: crossOrigin, width: length - 2 * inset, height: thickness),
-                fillEnd: along, thumbCenter: Point(x: along, y: breadth / 2), thumbRadius: restingRadius * grow)
+                axis: axis, track: SliderRect(x: inset, y: crossOrigin, width: length - 2 * inset, height: thickness),
+                fillEnd: along, thumbCenter: SliderPoint(x: along, y: breadth / 2), thumbRadius: restingRadius * grow)
         case .vertical:
             let y = length - along
             return SliderScene(
-                axis: axis, track: Rect(x: crossOrigin, y: inset, width: thickness, height: length - 2 * inset),
-                fillEnd: y, thumbCenter: Point(x: breadth / 2, y: y), thumbRadius: restingRadius * grow)
+                axis: axis, track: SliderRect(x: crossOrigin, y: inset, width: thickness, height: length - 2 * inset),
+                fillEnd: y, thumbCenter: SliderPoint(x: breadth / 2, y: y), thumbRadius: restingRadius * grow)
         }
     }
 }
