@@ -4,6 +4,7 @@
 // the binary themselves and point it at the compositor through the environment.
 internal import CWaylandServer
 import Glibc
+import TestCompositor
 import Testing
 
 /// How long any wait in these tests may take. Generous: other builds and tests share two cores,
@@ -209,31 +210,11 @@ final class WlsliderProcess {
     }
 
     private static func spawn(_ command: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), mask = sigset_t()
-        sigfillset(&defaults)
-        sigemptyset(&mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
-        guard rc == 0 else {
-            throw WaitTimeout(description: "cannot start \(command[0]) (errno \(rc)); run `swift build` first so the executable exists")
+        do {
+            return try spawnTestProcess(command, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+        } catch {
+            throw WaitTimeout(description: "\(error); run `swift build` first so the executable exists")
         }
-        return pid
     }
 }
 

@@ -80,7 +80,7 @@ extension Server {
         let pid: pid_t
         do {
             defer { ledger.close(out.write); ledger.close(err.write); input.map { ledger.close($0.read) } }
-            pid = try spawn(command, environment: childEnvironment(extra), stdin: input?.read, stdout: out.write, stderr: err.write)
+            pid = try spawnTestProcess(command, environment: childEnvironment(extra), stdin: input?.read, stdout: out.write, stderr: err.write)
         } catch {
             ledger.close(out.read)
             ledger.close(err.read)
@@ -221,7 +221,8 @@ extension Server {
 
 /// posix_spawnp with stdin from `stdin` (nil: /dev/null), the given stdout/stderr, default signal handling
 /// (the test runner may ignore SIGPIPE, which exec would pass on), and its own process group.
-private func spawn(_ command: [String], environment: [String], stdin: Int32?, stdout: Int32, stderr: Int32) throws -> pid_t {
+/// Public so tests that run processes without a compositor start them the same way.
+public func spawnTestProcess(_ command: [String], environment: [String], stdin: Int32?, stdout: Int32, stderr: Int32) throws -> Int32 {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
