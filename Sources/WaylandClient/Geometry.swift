@@ -1,14 +1,20 @@
 // Sizes and rectangles in the two coordinate spaces a Wayland client juggles: logical (surface-local,
-// what the compositor configures and input uses) and buffer pixels (what we draw into).
+// what the compositor configures and input uses) and buffer pixels (what we draw into). One generic
+// type each, tagged with its space, so the compiler keeps the spaces apart without two copies.
 
-/// A size in logical (surface-local) coordinates.
-public struct LogicalSize: Hashable, Sendable, CustomStringConvertible {
-    /// Width in logical pixels.
+/// Surface-local coordinates: what the compositor configures and input uses.
+public enum LogicalSpace {}
+/// Buffer pixels: what is drawn into (logical × scale).
+public enum BufferSpace {}
+
+/// A size in one coordinate space.
+public struct Size2D<Space>: Hashable, Sendable, CustomStringConvertible {
+    /// Width.
     public var width: Int32
-    /// Height in logical pixels.
+    /// Height.
     public var height: Int32
 
-    /// Creates a logical size.
+    /// Creates a size.
     public init(width: Int32, height: Int32) {
         self.width = width
         self.height = height
@@ -18,8 +24,8 @@ public struct LogicalSize: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
-/// A rectangle in logical (surface-local) coordinates, e.g. for the input region.
-public struct LogicalRect: Hashable, Sendable {
+/// A rectangle in one coordinate space.
+public struct Rect2D<Space>: Hashable, Sendable {
     /// Left edge.
     public var x: Int32
     /// Top edge.
@@ -29,7 +35,7 @@ public struct LogicalRect: Hashable, Sendable {
     /// Height (may be 0: an empty rectangle).
     public var height: Int32
 
-    /// Creates a logical rectangle.
+    /// Creates a rectangle.
     public init(x: Int32, y: Int32, width: Int32, height: Int32) {
         self.x = x
         self.y = y
@@ -38,42 +44,16 @@ public struct LogicalRect: Hashable, Sendable {
     }
 }
 
+/// A size in logical (surface-local) coordinates.
+public typealias LogicalSize = Size2D<LogicalSpace>
+/// A rectangle in logical coordinates, e.g. for the input region.
+public typealias LogicalRect = Rect2D<LogicalSpace>
 /// A size in buffer pixels.
-public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
-    /// Width in buffer pixels.
-    public var width: Int32
-    /// Height in buffer pixels.
-    public var height: Int32
-
-    /// Creates a buffer-pixel size.
-    public init(width: Int32, height: Int32) {
-        self.width = width
-        self.height = height
-    }
-
-    /// "640x96"
-    public var description: String { "\(width)x\(height)" }
-}
-
+public typealias PixelSize = Size2D<BufferSpace>
 /// A rectangle in buffer pixels, e.g. a damaged area.
-public struct BufferRect: Hashable, Sendable {
-    /// Left edge.
-    public var x: Int32
-    /// Top edge.
-    public var y: Int32
-    /// Width.
-    public var width: Int32
-    /// Height.
-    public var height: Int32
+public typealias BufferRect = Rect2D<BufferSpace>
 
-    /// Creates a buffer-pixel rectangle.
-    public init(x: Int32, y: Int32, width: Int32, height: Int32) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
+extension Rect2D where Space == BufferSpace {
     /// This rectangle cut to `0..<size`; nil if nothing of it lies inside.
     public func clamped(to size: PixelSize) -> BufferRect? {
         let left = max(x, 0), top = max(y, 0)

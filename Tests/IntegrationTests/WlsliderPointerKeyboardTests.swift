@@ -140,7 +140,9 @@ struct WlsliderPointerKeyboardTests {
         var configuration = Configuration()
         configuration.keyRepeat = (rate: 40, delay: 150)
         try await withTestCompositor(configuration) { compositor in
-            let slider = try await SliderRun.launch(compositor, ["--value", "50"])
+            // Steps of 1 as with the default range, but room for a starved test process to fall
+            // behind a repeating key for many seconds without the value reaching the maximum.
+            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--max", "1000", "--step", "1"])
             try compositor.keyboard.enter(slider.surface)
             try await slider.sync()
             // Key repeat runs on wlslider's real-time timer: let frames come in real time too.
