@@ -1,0 +1,9 @@
+# The flags wlslider's release binary is built with (scripts/run, scripts/bench). Source this file.
+#
+# --static-swift-stdlib: nothing of Swift to install next to the binary, and a smaller resident
+#   set than the shared runtime libraries.
+# lld with packed relative relocations (DT_RELR, glibc 2.36 and later): the position-independent
+#   executable keeps its address randomisation, but its ~0.9 MB table of relocations shrinks to a
+#   few KB, which saves about 0.8 MB of resident memory at start.
+release_options=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+release_flags=(-c release "${release_options[@]}")
