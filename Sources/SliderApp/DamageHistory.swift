@@ -17,7 +17,4 @@ struct DamageHistory: Sendable {
         guard age > 0, age <= frames.count + 1 else { return nil }
         return frames.prefix(age - 1).reduce(damage, +)
     }
-
-    /// Forgets everything (after a resize or scale change every buffer is repainted whole).
-    mutating func reset() { frames.removeAll() }
 }

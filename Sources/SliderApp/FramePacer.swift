@@ -25,9 +25,4 @@ struct FramePacer: Sendable, Equatable {
         dirty = false
         if requestedCallback { callbackPending = true }
     }
-
-    /// Forget a callback that can never arrive (the surface was re-created or the buffer lost).
-    mutating func reset() {
-        callbackPending = false
-    }
 }

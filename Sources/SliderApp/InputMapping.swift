@@ -19,7 +19,7 @@ struct InputMapping: Sendable {
             case let .up(id, _): .release(.touch(id))
             case .cancel(.compositor): .cancel
             case .cancel(.deviceRemoved):
-                if case .touch = contactInGesture { .release(contactInGesture!) } else { .cancel }
+                if case .touch(let id)? = contactInGesture { .release(.touch(id)) } else { .cancel }
             }
         }
     }
