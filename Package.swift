@@ -3,6 +3,8 @@
 // wlslider: a Wayland-native slider whose value glides like an audio parameter.
 //
 // Modules, each with one job:
+//   Posix          the system layer: descriptors, errno, the monotonic clock, the poll loop, UDP,
+//                  child processes (the only importer of CPosix, the shim for calls Glibc hides)
 //   SliderEngine   what the slider does with input and time (pure Swift: no Wayland, no clock, no I/O)
 //   SliderRender   draws the slider into ARGB8888 pixels with pixman (the only importer of CPixman)
 //   WaylandClient  talks to the compositor (the only importer of libwayland-client and xkbcommon)
@@ -36,15 +38,19 @@ let package = Package(
         .target(name: "CWaylandServerProtocols", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
         .target(name: "CInjectorProtocols", dependencies: ["CWaylandClient"]),
 
+        // The system layer, below both WaylandClient and SliderOutput.
+        .target(name: "CPosix"),
+        .target(name: "Posix", dependencies: ["CPosix"]),
+
         // The slider.
         .target(name: "SliderEngine"),
         .target(name: "SliderRender", dependencies: ["CPixman", "SliderEngine"]),
-        .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols", "CXKBCommon"]),
-        .target(name: "SliderOutput", dependencies: ["SliderEngine"]),
-        .target(name: "SliderApp", dependencies: ["SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
+        .target(name: "WaylandClient", dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols", "CXKBCommon"]),
+        .target(name: "SliderOutput", dependencies: ["Posix", "SliderEngine"]),
+        .target(name: "SliderApp", dependencies: ["Posix", "SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
         .executableTarget(
             name: "wlslider",
-            dependencies: ["SliderApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Posix", "SliderApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Test support and tools.
@@ -72,6 +78,7 @@ let package = Package(
             dependencies: ["SliderEngine", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SliderRenderTests", dependencies: ["SliderRender", "PNGImage"], exclude: ["Golden"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient"]),
         .testTarget(name: "SliderOutputTests", dependencies: ["SliderOutput"]),
         .testTarget(

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 import SliderEngine
 import SliderOutput
 import SliderRender
@@ -18,10 +19,11 @@ public enum ExitStatus: Int32, Sendable {
 
 /// The wlslider program: shows the slider and runs until it is closed.
 public enum Wlslider {
-    /// Runs wlslider with checked options; returns the exit code.
+    /// Runs wlslider with checked options; returns the exit code. Call `openClosedStandardDescriptors()`
+    /// first thing in `main`.
     public static func run(_ options: AppOptions) -> ExitStatus {
         // A closed pipe must show up as EPIPE on write, not kill us: the sinks handle it.
-        signal(SIGPIPE, SIG_IGN)
+        ignoreBrokenPipeSignal()
         var configuration = options.slider
         do {
             try configuration.validate()
@@ -29,15 +31,27 @@ public enum Wlslider {
             report(error.description)
             return .usage
         }
-        let connection: WaylandConnection
+        // SIGINT and SIGTERM become events from here on, so they end even a connect cleanly.
+        let signals: SignalDescriptor
         do {
-            connection = try WaylandConnection()
+            signals = try SignalDescriptor(blocking: [SIGINT, SIGTERM])
         } catch {
             report(error.description)
             return .failure
         }
+        let connection: WaylandConnection
+        do {
+            connection = try WaylandConnection(interruption: signals.descriptor)
+        } catch where error.kind == .interrupted {
+            return .success
+        } catch {
+            report(error.description)
+            return .failure
+        }
+        connection.onWarning = { report($0) }
         let role = surfaceRole(options, connection: connection, configuration: &configuration)
-        return Session(options: options, configuration: configuration, connection: connection, role: role).run()
+        return Session(options: options, configuration: configuration, connection: connection, role: role)
+            .run(signals: signals)
     }
 
     /// The toplevel window, or a layer surface at the screen edge in edge mode. Without layer-shell,
@@ -71,7 +85,7 @@ private final class Session {
     private let connection: WaylandConnection
     private let role: SurfaceRole
     private let loop = EventLoop()
-    private let clock = AppClock()
+    private let clock: AppClock
     private var exitCode = ExitStatus.success
     private var stopping = false
 
@@ -80,9 +94,10 @@ private final class Session {
         self.configuration = configuration
         self.connection = connection
         self.role = role
+        clock = AppClock(clock: loop.clock)
     }
 
-    func run() -> ExitStatus {
+    func run(signals: consuming SignalDescriptor) -> ExitStatus {
         let slider: Slider
         do {
             slider = try Slider(configuration: configuration, value: options.value, size: options.size, at: 0)
@@ -113,6 +128,7 @@ private final class Session {
         outputs.range = { [unowned controller] in
             SliderRange(min: controller.slider.configuration.minimum, max: controller.slider.configuration.maximum)
         }
+        loop.addSignalSource(signals) { [unowned self] _ in self.stop(.success) }
         return run(controller: controller, outputs: outputs)
     }
 
@@ -121,9 +137,8 @@ private final class Session {
             if let message { report(message) }
             self.stop(code == 0 ? .success : .failure)
         }
-        outputs.onNothingLeftToFeed = { [unowned self] in self.stop(.success) }
+        outputs.onNoSinkLeft = { [unowned self] status in self.stop(status) }
         do {
-            _ = try loop.addSignalSource([SIGINT, SIGTERM]) { [unowned self] _ in self.stop(.success) }
             connection.attach(to: loop)
             controller.surface = try connection.makeSurface(role: role, delegate: controller)
         } catch {
@@ -139,8 +154,10 @@ private final class Session {
             report(String(describing: error))
             exitCode = .failure
         }
-        outputs.finish(with: controller.finalSample(), at: clock.now())
+        let final = controller.settle()
+        outputs.finish(with: final, at: final.time)
         connection.flush()
+        if outputs.lastSinkFailed { exitCode = .failure }
         return exitCode
     }
 

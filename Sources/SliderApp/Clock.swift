@@ -1,4 +1,4 @@
-import WaylandClient
+import Posix
 
 /// The engine's clock: seconds since start, on the compositor's time base where it gives one.
 ///
@@ -17,6 +17,8 @@ import WaylandClient
 /// presentation time, hundreds of milliseconds old. Synced to such a stale stamp, the next,
 /// current one would look that far ahead and a glide would leap to its end in one frame.
 final class AppClock {
+    /// Where monotonic time comes from (the system's, or a test's manual clock).
+    private let source: any MonotonicClock
     /// Monotonic seconds at start.
     let origin: Double
     private var lastStamp: (milliseconds: Int64, raw: UInt32, time: Double, monotonic: Double)?
@@ -26,30 +28,33 @@ final class AppClock {
     /// `aheadAllowance` once stamps needed resynchronising: about one frame.
     static let resyncedAllowance = 0.02
 
-    init() { origin = Self.monotonicSeconds() }
+    init(clock: any MonotonicClock = SystemClock.shared) {
+        source = clock
+        origin = clock.now().seconds
+    }
 
     /// Seconds since start now: extrapolated from the last compositor timestamp.
     func now() -> Double {
-        let m = Self.monotonicSeconds()
+        let m = monotonicSeconds()
         guard let last = lastStamp else { return m - origin }
         return last.time + (m - last.monotonic)
     }
 
     /// The engine time of a compositor timestamp (milliseconds, wrapping at 2³²).
     func time(ofStamp raw: UInt32) -> Double {
-        let m = Self.monotonicSeconds()
+        let m = monotonicSeconds()
         let ms = unwrap(raw)
         let seconds = Double(ms) / 1000
-        if offset == nil { offset = seconds - m }
-        var t = seconds - offset! - origin
+        let offset = self.offset ?? seconds - m
+        var t = seconds - offset - origin
         let ours = m - origin
         if t > ours + aheadAllowance || t < ours - 10 {
             // Carry on from where the engine's time stands, so that the resynchronisation
             // neither freezes animations (time sent back) nor makes them leap (sent forward).
             t = lastStamp.map { $0.time + (m - $0.monotonic) } ?? ours
-            offset = seconds - t - origin
             aheadAllowance = Self.resyncedAllowance
         }
+        self.offset = seconds - t - origin
         lastStamp = (ms, raw, t, m)
         return t
     }
@@ -60,6 +65,6 @@ final class AppClock {
         return last.milliseconds + Int64(Int32(bitPattern: raw &- last.raw))
     }
 
-    /// The absolute monotonic time in seconds.
-    static func monotonicSeconds() -> Double { Double(MonotonicInstant.now().nanoseconds) / 1e9 }
+    /// The source's monotonic time in seconds.
+    private func monotonicSeconds() -> Double { source.now().seconds }
 }

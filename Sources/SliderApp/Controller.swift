@@ -1,3 +1,4 @@
+import Posix
 import SliderEngine
 import SliderRender
 import WaylandClient
@@ -7,6 +8,12 @@ import WaylandClient
 /// Input only marks the slider dirty; a frame is drawn at once when no frame callback is pending,
 /// otherwise when it arrives, and the next callback is asked for only while something animates, so
 /// an idle slider costs no wake-ups at all.
+///
+/// The value stream does not depend on being seen: a compositor sends no frame callbacks to a
+/// hidden window (another workspace, minimised, occluded, a stalled compositor), and a window not
+/// configured yet draws nothing. While something moves and no callback has come for a frame
+/// interval and a half, a timer at the output's refresh rate drives the sinks instead, without
+/// drawing; drawing resumes with the next callback. Nothing runs while nothing moves.
 final class SliderController: SliderSurfaceDelegate {
     private(set) var slider: Slider
     private let renderer: SliderRenderer
@@ -22,7 +29,10 @@ final class SliderController: SliderSurfaceDelegate {
     private var pacer = FramePacer()
     private var history = DamageHistory()
     private var input = InputMapping()
-    private var tickTimer: EventLoop.TimerToken?
+    /// Draws (`tick`) or only samples (`unseen`) while animating without a frame callback to wait for.
+    private var frameTimer: (token: EventLoop.TimerToken, drawing: Bool)?
+    /// When the pending frame callback was asked for.
+    private var callbackRequestedAt: MonotonicInstant?
     /// The next frame repaints every pixel (first frame, new scale, buffers lost).
     private var repaintAll = true
 
@@ -44,10 +54,14 @@ final class SliderController: SliderSurfaceDelegate {
         requestFrame()
     }
 
-    /// The value to leave the sinks with when the app stops now: the target, so a glide cut short
-    /// by SIGTERM or `quit` still delivers where it was going.
-    func finalSample() -> ValueSample {
-        ValueSample(time: clock.now(), value: slider.target, phase: .idle)
+    /// Ends the glide now and returns the value to leave the sinks with: the target, so a glide cut
+    /// short by SIGTERM or `quit` still delivers where it was going, on every sink (the audio-rate
+    /// stream samples the settled engine).
+    func settle() -> ValueSample {
+        let t = clock.now()
+        cancelFrameTimer()
+        slider.settle(at: t)
+        return ValueSample(time: t, value: slider.target, phase: .idle)
     }
 
     // MARK: SliderSurfaceDelegate
@@ -71,6 +85,7 @@ final class SliderController: SliderSurfaceDelegate {
         // Callbacks are only asked for while something changes, and the frame after the last
         // one still has to show where the animation ended: always draw.
         _ = pacer.frameDone()
+        callbackRequestedAt = nil
         draw(at: clock.time(ofStamp: timeMs))
     }
 
@@ -100,14 +115,23 @@ final class SliderController: SliderSurfaceDelegate {
         if used { requestFrame() }
     }
 
-    /// Marks the slider dirty; draws at once unless a frame callback is on its way.
+    /// Marks the slider dirty; draws at once unless a frame callback is on its way (then, should
+    /// the callback be late, the sinks are driven without it).
     func requestFrame() {
-        if pacer.markDirty() { draw(at: clock.now()) }
+        if pacer.markDirty() {
+            draw(at: clock.now())
+        } else {
+            watchForLateCallback()
+        }
     }
 
     private func draw(at t: Double) {
-        guard let surface, surface.isConfigured else { return }
-        cancelTick()
+        guard let surface, surface.isConfigured else {
+            // Nothing can be shown before the first configure; the value stream goes on.
+            sampleUnseen()
+            return
+        }
+        cancelFrameTimer()
         let frame = slider.advance(to: t)
         outputs.emit(frame.samples)
         if manageInputRegion && (frame.inputRegionChanged || repaintAll) {
@@ -119,12 +143,15 @@ final class SliderController: SliderSurfaceDelegate {
         } else if frame.inputRegionChanged && manageInputRegion {
             surface.commit()
         }
+        pacer.drew(requestedCallback: callback)
         if frame.isAnimating && !callback {
             // Still moving but nothing to show this frame (an edge hide delay): wake on a timer,
             // since a commit without damage need not produce a frame callback.
-            scheduleTick()
+            startFrameTimer(drawing: true, afterMilliseconds: frameInterval)
+        } else if callback {
+            callbackRequestedAt = loop.now()
+            if frame.isAnimating { watchForLateCallback() }
         }
-        pacer.drew(requestedCallback: callback)
     }
 
     /// Presents the frame; returns true when a frame callback is now pending.
@@ -167,17 +194,50 @@ final class SliderController: SliderSurfaceDelegate {
                     thumbCenter: a.thumbCenter, thumbRadius: a.thumbRadius)
     }
 
-    private func scheduleTick() {
-        tickTimer = loop.addTimer(at: MonotonicInstant.now().advanced(byMilliseconds: 1000.0 / 60)) { [weak self] in
-            guard let self else { return }
-            self.tickTimer = nil
-            self.draw(at: self.clock.now())
-        }
+    // MARK: Without frame callbacks
+
+    /// One frame on the outputs showing the surface (60 Hz when unknown), in milliseconds.
+    private var frameInterval: Double { surface?.frameIntervalMilliseconds ?? 1000.0 / 60 }
+
+    /// How long after it was asked for a frame callback counts as late: a frame and a half, or
+    /// `WLSLIDER_LATE_FRAME_MS` (for compositors that are slow on purpose, such as a test
+    /// compositor stepping a virtual clock).
+    private var lateCallbackMilliseconds: Double {
+        lateFrameOverride ?? frameInterval * 1.5
     }
 
-    private func cancelTick() {
-        if let tickTimer { loop.cancelTimer(tickTimer) }
-        tickTimer = nil
+    private let lateFrameOverride: Double? = environmentVariable("WLSLIDER_LATE_FRAME_MS")
+        .flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+
+    /// While a callback is pending and something moves: if the callback has not come in time,
+    /// sample the value without it.
+    private func watchForLateCallback() {
+        guard frameTimer == nil else { return }
+        let since = Double(loop.now().nanoseconds(since: callbackRequestedAt ?? loop.now())) / 1e6
+        startFrameTimer(drawing: false, afterMilliseconds: max(lateCallbackMilliseconds - since, 0))
+    }
+
+    /// Emits the value at this moment without drawing, and carries on at the frame rate while it
+    /// moves: the window is hidden or not configured, so no frame callback paces the stream.
+    private func sampleUnseen() {
+        cancelFrameTimer()
+        let t = clock.now()
+        outputs.emit(slider.samplesWithoutFrame(at: t))
+        if slider.isAnimating(at: t) { startFrameTimer(drawing: false, afterMilliseconds: frameInterval) }
+    }
+
+    private func startFrameTimer(drawing: Bool, afterMilliseconds delay: Double) {
+        cancelFrameTimer()
+        let token = loop.addTimer(afterMilliseconds: delay) { [unowned self] in
+            self.frameTimer = nil
+            if drawing { self.draw(at: self.clock.now()) } else { self.sampleUnseen() }
+        }
+        frameTimer = (token, drawing)
+    }
+
+    private func cancelFrameTimer() {
+        if let frameTimer { loop.cancelTimer(frameTimer.token) }
+        frameTimer = nil
     }
 
     /// The smallest whole-pixel rectangle containing `r`.

@@ -1,16 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
-/// One line on stderr, prefixed with the program's name. Written with write(2): Swift 6 rejects
-/// the C `stderr` global, and nothing here needs buffering.
+/// One line on stderr, prefixed with the program's name. Never blocks for long: a paused terminal
+/// or a stalled reader of stderr costs at most `StandardError.patienceMilliseconds` per line.
 func report(_ message: String) {
-    var line = "wlslider: " + message + "\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-        }
-    }
+    StandardError.write("wlslider: " + message + "\n")
 }

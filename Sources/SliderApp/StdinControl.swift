@@ -1,12 +1,13 @@
 import SliderEngine
 import SliderOutput
-import WaylandClient
+import Posix
 
 /// Commands read from stdin, one per line: a number sets the target, `+N`/`-N` move it, `min X`,
 /// `max X` and `step X` change the range live, `quit` exits. A bad line is reported once on stderr
-/// and changes nothing.
+/// and changes nothing. The end of input, or a read error (reported), stops reading; with
+/// `--exit-on-eof` either one ends wlslider.
 final class StdinControl {
-    private let reader = LineReader(fileDescriptor: 0)
+    private let reader = LineReader(fileDescriptor: Descriptor.standardInput.rawValue)
     private let loop: EventLoop
     private let controller: SliderController
     private let exitOnEOF: Bool
@@ -18,7 +19,7 @@ final class StdinControl {
         self.loop = loop
         self.controller = controller
         self.exitOnEOF = exitOnEOF
-        source = loop.addSource(fd: 0, events: .readable) { [weak self] _ in self?.readAvailable() }
+        source = loop.addSource(fd: reader.descriptor.rawValue, events: .readable) { [weak self] _ in self?.readAvailable() }
     }
 
     private func readAvailable() {
@@ -27,18 +28,21 @@ final class StdinControl {
             events = try reader.read()
         } catch {
             report("stdin: \(error); no longer reading commands")
-            stop()
+            endOfInput()
             return
         }
         for event in events {
             switch event {
             case .line(let text): run(text)
             case .overlong(let prefix): report(StdinCommandError.overlong(prefix: prefix, limit: reader.maxLineLength).description)
-            case .endOfFile:
-                stop()
-                if exitOnEOF { onQuit() }
+            case .endOfFile: endOfInput()
             }
         }
+    }
+
+    private func endOfInput() {
+        stop()
+        if exitOnEOF { onQuit() }
     }
 
     private func run(_ line: String) {

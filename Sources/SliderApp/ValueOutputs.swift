@@ -1,14 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 import SliderEngine
 import SliderOutput
-import WaylandClient
 
 /// Every sink of the value stream, wired into the event loop: stdout lines, OSC, the exec hook and
 /// the audio-rate writer. Each emitted sample reaches each sink; each sink's warnings reach stderr.
+///
+/// Each sink's descriptor is polled for its errors as well as for room to write, and each sink
+/// resolves what poll reported itself, so no error condition stays set on a polled descriptor (a
+/// loop would spin on it). A sink that ends is dropped: quietly when its reader left (as
+/// `yes | head` does), with one line when it failed (a full disk). When no sink is left, wlslider
+/// exits: 0 when the last reader left, 1 when the last sink failed.
 final class ValueOutputs {
     private let loop: EventLoop
+    private let clock: AppClock
     private var formatter: LineFormatter?
     private var stdout: StdoutSink?
     private let osc: OSCSender?
@@ -16,15 +23,18 @@ final class ValueOutputs {
     private var audio: AudioRateWriter?
     private var stdoutSource: EventLoop.SourceToken?
     private var oscSource: EventLoop.SourceToken?
-    private var execSource: (fd: Int32, token: EventLoop.SourceToken)?
+    private var execSource: (fd: Descriptor, token: EventLoop.SourceToken)?
     private var audioSource: EventLoop.SourceToken?
     private var audioTimer: EventLoop.TimerToken?
     /// `--audio-out -`: the samples are stdout's only content.
     private let audioOnStdout: Bool
     /// The current range, for percentages and output scaling (stdin may change it live).
     var range: () -> SliderRange = { SliderRange(min: 0, max: 100) }
-    /// Called when the reader of stdout went away and no other sink is left: exit quietly.
-    var onNothingLeftToFeed: () -> Void = {}
+    /// Called once when no sink is left: `.success` when the last reader left, `.failure` when the
+    /// last sink failed (its line is printed already).
+    var onNoSinkLeft: (ExitStatus) -> Void = { _ in }
+    /// True once the last sink left has failed (wlslider then exits 1, whatever else ended it).
+    private(set) var lastSinkFailed = false
 
     /// How often the audio-rate stream is topped up: a value change reaches its reader at most this
     /// late, at the cost of this many wake-ups a second while `--audio-out` is on.
@@ -33,6 +43,7 @@ final class ValueOutputs {
     init(options: OutputOptions, loop: EventLoop, clock: AppClock,
          fill: @escaping AudioRateWriter.Fill) throws(SinkSetupError) {
         self.loop = loop
+        self.clock = clock
         audioOnStdout = options.audioOut == .standardOutput
         if !audioOnStdout {
             formatter = LineFormatter(format: options.format)
@@ -47,11 +58,13 @@ final class ValueOutputs {
             audio = try AudioRateWriter(destination: destination, sampleRate: options.rate,
                                         startTime: clock.now(), fill: fill)
         }
-        register(clock: clock)
+        register()
     }
 
-    /// True when some sink other than stdout lines is active.
-    private var hasOtherSinks: Bool { osc != nil || exec != nil || audio != nil }
+    /// How many sinks still take values.
+    private var liveSinks: Int {
+        (stdout != nil ? 1 : 0) + (osc != nil ? 1 : 0) + (exec != nil ? 1 : 0) + (audio != nil ? 1 : 0)
+    }
 
     // MARK: Emitting
 
@@ -62,7 +75,7 @@ final class ValueOutputs {
         for sample in samples {
             if var f = formatter, let line = f.line(for: sample, range: range) {
                 formatter = f
-                handle(stdout?.write(line))
+                if let status = stdout?.write(line) { resolveStdout(status) }
             }
             osc?.send(sample, range: range)
             exec?.submit(sample, range: range)
@@ -70,63 +83,48 @@ final class ValueOutputs {
         afterSinkActivity()
     }
 
-    /// The shutdown path: the final sample first, then every sink drained within bounded waits.
+    /// The way out: the final sample to every sink, then every sink drained within bounded waits.
+    /// `now` is when the engine settled on the final value (the audio stream ends there).
     func finish(with final: ValueSample, at now: Double) {
         emit([final])
-        _ = stdout?.finish(timeoutMilliseconds: 500)
+        if let status = stdout?.finish(timeoutMilliseconds: 500) { resolveStdout(status, exiting: true) }
         osc?.flush()
-        _ = exec?.finish(timeoutMilliseconds: 2000)
-        _ = audio?.finish(at: now, timeoutMilliseconds: 500)
+        exec?.finish()
+        if let status = audio?.finish(at: now, timeoutMilliseconds: 500) { resolveAudio(status, exiting: true) }
         reportWarnings()
     }
 
     // MARK: Event loop wiring
 
-    private func register(clock: AppClock) {
-        if let stdout {
-            stdoutSource = loop.addSource(fd: stdout.fileDescriptor, events: []) { [weak self] _ in
-                guard let self else { return }
-                self.handle(self.stdout?.flush())
+    private func register() {
+        if let fd = stdout?.pollDescriptor {
+            stdoutSource = loop.addSource(fd: fd.rawValue, events: []) { [unowned self] events in
+                if let status = self.stdout?.handle(events) { self.resolveStdout(status) }
                 self.afterSinkActivity()
             }
         }
         if let osc {
-            oscSource = loop.addSource(fd: osc.fileDescriptor, events: []) { [weak self] _ in
-                self?.osc?.flush()
-                self?.afterSinkActivity()
+            oscSource = loop.addSource(fd: osc.pollDescriptor.rawValue, events: []) { [unowned self] events in
+                self.osc?.handle(events)
+                self.afterSinkActivity()
             }
         }
-        if let audio {
-            audioSource = loop.addSource(fd: audio.fileDescriptor, events: []) { [weak self] _ in
-                self?.topUpAudio(clock: clock)
+        if let fd = audio?.pollDescriptor {
+            audioSource = loop.addSource(fd: fd.rawValue, events: []) { [unowned self] events in
+                if let status = self.audio?.handle(events, now: self.clock.now()) { self.resolveAudio(status) }
+                self.afterSinkActivity()
             }
-            scheduleAudio(clock: clock)
+            scheduleAudio()
         }
     }
 
-    private func scheduleAudio(clock: AppClock) {
-        audioTimer = loop.addTimer(at: MonotonicInstant.now().advanced(byMilliseconds: Self.audioPeriodMilliseconds)) { [weak self] in
-            guard let self else { return }
-            self.topUpAudio(clock: clock)
-            if self.audio != nil { self.scheduleAudio(clock: clock) }
+    private func scheduleAudio() {
+        audioTimer = loop.addTimer(afterMilliseconds: Self.audioPeriodMilliseconds) { [unowned self] in
+            self.audioTimer = nil
+            if let status = self.audio?.write(upTo: self.clock.now()) { self.resolveAudio(status) }
+            self.afterSinkActivity()
+            if self.audio != nil { self.scheduleAudio() }
         }
-    }
-
-    private func topUpAudio(clock: AppClock) {
-        guard let audio else { return }
-        if audio.write(upTo: clock.now()) == .readerClosed {
-            self.audio = nil
-            if let audioSource { loop.removeSource(audioSource) }
-            audioSource = nil
-            if audioOnStdout {
-                // stdout's reader went away (`wlslider --audio-out - | head -c N`): as with value
-                // lines, end quietly unless another sink still has someone to feed.
-                if osc == nil && exec == nil { onNothingLeftToFeed() }
-            } else {
-                report("--audio-out: the reader closed the stream; no more samples are written")
-            }
-        }
-        afterSinkActivity()
     }
 
     /// Re-arms POLLOUT where a sink has bytes waiting, follows the exec hook's child, prints warnings.
@@ -144,29 +142,59 @@ final class ValueOutputs {
         if let execSource { loop.removeSource(execSource.token) }
         execSource = nil
         if let fd {
-            execSource = (fd, loop.addSource(fd: fd, events: .readable) { [weak self] _ in
-                self?.exec?.reap()
-                self?.afterSinkActivity()
+            execSource = (fd, loop.addSource(fd: fd.rawValue, events: .readable) { [unowned self] _ in
+                self.exec?.reap()
+                self.afterSinkActivity()
             })
         }
     }
 
-    private func handle(_ status: WriteStatus?) {
-        guard status == .readerClosed, stdout != nil else { return }
-        // The reader of stdout went away (EPIPE): stop writing lines; with nothing else to feed,
-        // end quietly, as `yes | head` does.
+    // MARK: Sinks that end
+
+    private func resolveStdout(_ status: WriteStatus, exiting: Bool = false) {
+        guard status.isFinal, stdout != nil else { return }
         stdout = nil
         formatter = nil
         if let stdoutSource { loop.removeSource(stdoutSource) }
         stdoutSource = nil
-        if !hasOtherSinks { onNothingLeftToFeed() }
+        sinkEnded(status, exiting: exiting, quietWhenReaderLeft: true)
+    }
+
+    private func resolveAudio(_ status: WriteStatus, exiting: Bool = false) {
+        guard status.isFinal, audio != nil else { return }
+        audio = nil
+        if let audioSource { loop.removeSource(audioSource) }
+        audioSource = nil
+        if let audioTimer { loop.cancelTimer(audioTimer) }
+        audioTimer = nil
+        // stdout's reader leaving (`wlslider --audio-out - | head -c N`) is as quiet as with lines;
+        // a file's or FIFO's reader leaving is worth a line.
+        sinkEnded(status, exiting: exiting, quietWhenReaderLeft: audioOnStdout, readerLeftMessage:
+            "--audio-out: the reader closed the stream; no more samples are written")
+    }
+
+    private func sinkEnded(_ status: WriteStatus, exiting: Bool, quietWhenReaderLeft: Bool,
+                           readerLeftMessage: String = "") {
+        var failed = false
+        switch status {
+        case .failed(let error):
+            report("\(error); no more values are written there")
+            failed = true
+        case .readerClosed where !quietWhenReaderLeft:
+            report(readerLeftMessage)
+        default:
+            break
+        }
+        guard liveSinks == 0 else { return }
+        lastSinkFailed = failed
+        if !exiting { onNoSinkLeft(failed ? .failure : .success) }
     }
 
     private func reportWarnings() {
-        for warning in (stdout?.takeWarnings() ?? []) + (osc?.takeWarnings() ?? []) +
-            (exec?.takeWarnings() ?? []) + (audio?.takeWarnings() ?? []) {
-            report(warning)
-        }
+        for warning in stdout?.takeWarnings() ?? [] { report(warning) }
+        for warning in osc?.takeWarnings() ?? [] { report(warning) }
+        for warning in exec?.takeWarnings() ?? [] { report(warning) }
+        for warning in audio?.takeWarnings() ?? [] { report(warning) }
     }
 
     private static func wallClock() -> Double {

@@ -329,6 +329,21 @@ public struct Slider: Sendable {
                            damage: damage, isAnimating: isAnimating(at: t), inputRegionChanged: regionChanged)
     }
 
+    /// The values to emit at `time` without drawing a frame: the window is hidden, or its frame
+    /// callbacks are late, and the value stream must not depend on being seen. The next `advance`
+    /// still reports everything that changed since the last frame drawn.
+    public mutating func samplesWithoutFrame(at time: Double) -> [ValueSample] {
+        let t = tick(time)
+        return samples(at: t, value: glide.value(at: t))
+    }
+
+    /// Ends the glide at `time`: the value stands on its target from then on. For the way out, so
+    /// every sink ends on the target however far the glide had come.
+    public mutating func settle(at time: Double) {
+        let t = tick(time)
+        glide.jump(to: glide.target, at: t)
+    }
+
     private mutating func samples(at t: Double, value: Double) -> [ValueSample] {
         var out: [ValueSample] = []
         if pendingPhases.isEmpty {

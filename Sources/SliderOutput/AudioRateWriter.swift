@@ -1,3 +1,5 @@
+import Posix
+
 /// `--audio-out PATH|-` with `--rate N`: the presented value as a control signal at audio rate,
 /// raw f32le mono (`sox -t f32 -r 48000 -c 1 FILE …`, `pw-cat --playback --format f32 --rate 48000 --channels 1 -`).
 ///
@@ -19,6 +21,9 @@
 /// counts it. A late timer on the app's side (no EAGAIN) never skips: the backlog is written at once.
 ///
 /// No allocation after `init`: one preallocated block is filled and written again and again.
+///
+/// The end: a reader that leaves (EPIPE, POLLERR/POLLHUP) ends the stream with `.readerClosed`;
+/// another write error (ENOSPC on a full disk, EIO) with `.failed` once, then `.readerClosed`.
 public final class AudioRateWriter {
     /// Fills `samples` with the value at times `startTime + i / sampleRate` for i in 0..<count.
     public typealias Fill = (_ samples: UnsafeMutableBufferPointer<Float>, _ startTime: Double, _ sampleRate: Double) -> Void
@@ -50,8 +55,7 @@ public final class AudioRateWriter {
         return rate
     }
 
-    /// The descriptor written to; poll it for POLLOUT while `wantsWritable`.
-    public let fileDescriptor: Int32
+    private let output: PrivateOutput
     /// Samples per second.
     public let sampleRate: Int
     /// The monotonic time of sample 0.
@@ -71,16 +75,13 @@ public final class AudioRateWriter {
     private var bytesWritten: Int64 = 0
     private var pending = 0..<0
     private var readerClosed = false
-    private let ownsDescriptor: Bool
-    private var descriptorReleased = false
-    private var originalFlags: Int32?
     private var warnings = WarningLog()
 
     /// Opens the destination and prepares the one block buffer. `startTime` is the app's monotonic
     /// time for sample 0 (normally "now" when the option is applied).
     public init(destination: Destination, sampleRate: Int = 48_000, startTime: Double,
                 blockFrames: Int = 1024, maxLag: Double = 0.2, fill: @escaping Fill) throws(SinkSetupError) {
-        (fileDescriptor, ownsDescriptor, originalFlags) = try Self.open(destination)
+        output = try Self.open(destination)
         self.sampleRate = sampleRate
         self.startTime = startTime
         self.blockFrames = Swift.max(blockFrames, 1)
@@ -92,14 +93,29 @@ public final class AudioRateWriter {
 
     deinit {
         block.deallocate()
-        restoreOrClose()
     }
 
-    /// True while a block waits for the reader: poll `fileDescriptor` for POLLOUT and call `write(upTo:)` again.
+    /// The descriptor to poll: for POLLOUT while `wantsWritable`, and always for POLLERR/POLLHUP.
+    public var pollDescriptor: Descriptor? { readerClosed ? nil : output.pollDescriptor }
+
+    /// True while a block waits for the reader: add POLLOUT to the poll set.
     public var wantsWritable: Bool { !readerClosed && !pending.isEmpty }
+
+    /// Resolves what poll reported: POLLERR or POLLHUP means the reader is gone; otherwise it
+    /// writes what is due up to `now`.
+    public func handle(_ events: PollEvents, now: Double) -> WriteStatus {
+        if !readerClosed && !events.isDisjoint(with: [.error, .hangup, .invalid]) {
+            readerClosed = true
+        }
+        return write(upTo: now)
+    }
 
     /// Writes every sample due up to `now` (monotonic seconds), as far as the reader takes them.
     public func write(upTo now: Double) -> WriteStatus {
+        write(upTo: now, skippingAhead: true)
+    }
+
+    private func write(upTo now: Double, skippingAhead: Bool) -> WriteStatus {
         if readerClosed { return .readerClosed }
         let due = dueFrames(at: now)
         var status = drainPending()
@@ -107,20 +123,24 @@ public final class AudioRateWriter {
             produceBlock(frames: Int(Swift.min(Int64(blockFrames), due - framesProduced)))
             status = drainPending()
         }
-        if status == .waitingForWritable { skipAheadIfLagging(due: due) }
+        if status == .waitingForWritable && skippingAhead { skipAheadIfLagging(due: due) }
         return status
     }
 
-    /// The shutdown path (SIGTERM, quit, close): writes up to `now`, waits up to
-    /// `timeoutMilliseconds` for a slow reader, then closes the file (or restores stdout's flags).
-    /// Call it after the last glide has ended, so its final value is in the stream. Afterwards the
-    /// writer is closed: `write(upTo:)` writes nothing and returns `.readerClosed`.
+    /// The shutdown path (SIGTERM, quit, close): writes every sample up to and including the first
+    /// one at or after `now`, waiting up to `timeoutMilliseconds` in all for a slow reader. Call it
+    /// after the engine jumped to its target at `now`: the stream then ends on the target, however
+    /// far the glide had come. Afterwards the writer is closed: `write(upTo:)` writes nothing and
+    /// returns `.readerClosed`.
     public func finish(at now: Double, timeoutMilliseconds: Int32 = 500) -> WriteStatus {
-        var status = write(upTo: now)
-        while status == .waitingForWritable && Sys.waitUntilWritable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds) {
-            status = write(upTo: now)
+        let end = now + 1 / Double(sampleRate)
+        let deadline = MonotonicInstant.now().advanced(byMilliseconds: Double(timeoutMilliseconds))
+        var status = write(upTo: end, skippingAhead: false)
+        while status == .waitingForWritable {
+            let left = EventLoop.pollTimeout(now: .now(), deadline: deadline)
+            guard left > 0, output.waitUntilWritable(timeoutMilliseconds: left) else { break }
+            status = write(upTo: end, skippingAhead: false)
         }
-        restoreOrClose()
         readerClosed = true
         return status
     }
@@ -130,7 +150,8 @@ public final class AudioRateWriter {
 
     private func dueFrames(at now: Double) -> Int64 {
         let frames = ((now - startTime) * Double(sampleRate)).rounded(.down)
-        return frames > 0 ? Int64(frames) : 0
+        guard frames > 0 else { return 0 }
+        return frames < 9e18 ? Int64(frames) : Int64.max
     }
 
     private func produceBlock(frames: Int) {
@@ -146,17 +167,18 @@ public final class AudioRateWriter {
     private func drainPending() -> WriteStatus {
         while !pending.isEmpty {
             let bytes = UnsafeRawBufferPointer(block)[pending]
-            switch Sys.write(fileDescriptor, UnsafeRawBufferPointer(rebasing: bytes)) {
-            case .success(let written):
+            do throws(Errno) {
+                let written = try output.write(UnsafeRawBufferPointer(rebasing: bytes))
                 pending = (pending.lowerBound + written)..<pending.upperBound
                 bytesWritten += Int64(written)
-            case .failure(.wouldBlock):
+            } catch .wouldBlock {
                 return .waitingForWritable
-            case .failure(.brokenPipe):
+            } catch .brokenPipe {
                 readerClosed = true
                 return .readerClosed
-            case .failure(let error):
-                return .failed(error.error("audio-out: write to fd \(fileDescriptor)"))
+            } catch {
+                readerClosed = true
+                return .failed(error.error("--audio-out: write to \(output.original)"))
             }
         }
         return .delivered
@@ -170,35 +192,22 @@ public final class AudioRateWriter {
         warnings.once(key: "lag", "audio-out: the reader fell more than \(Int(maxLag * 1000)) ms behind; skipped \(lag) samples to stay in real time (reported once)")
     }
 
-    /// Closes (or hands back) the descriptor, once: `finish` and `deinit` both come here, and a
-    /// second close would close whatever descriptor reused the number in the meantime.
-    private func restoreOrClose() {
-        guard !descriptorReleased else { return }
-        descriptorReleased = true
-        if ownsDescriptor {
-            Sys.close(fileDescriptor)
-        } else if let flags = originalFlags {
-            _ = Sys.setStatusFlags(fileDescriptor, flags)
-        }
-        originalFlags = nil
-    }
-
-    private static func open(_ destination: Destination) throws(SinkSetupError) -> (Int32, owned: Bool, flags: Int32?) {
+    private static func open(_ destination: Destination) throws(SinkSetupError) -> PrivateOutput {
         switch destination {
         case .path(let path):
-            switch Sys.open(path, flags: Sys.writeCreateTruncateNonBlocking) {
-            case .success(let fd): return (fd, true, nil)
-            case .failure(let error):
-                let hint = error.code == Sys.noReaderOnFIFO ? "; start the reader of the FIFO first" : ""
+            do throws(Errno) {
+                return PrivateOutput(owning: try FileDescriptor.createForWriting(path))
+            } catch {
+                let hint = error == .noReader ? "; start the reader of the FIFO first" : ""
                 throw SinkSetupError("--audio-out: " + error.error("open \"\(path)\" for writing").description + hint)
             }
         case .standardOutput:
-            guard !Sys.isTerminal(1) else {
+            guard !Descriptor.standardOutput.isTerminal else {
                 throw SinkSetupError("--audio-out -: stdout is a terminal; redirect it to a file or pipe it into a reader such as sox")
             }
-            return (1, false, Sys.enableNonBlocking(1))
+            return PrivateOutput(.standardOutput)
         case .fileDescriptor(let fd):
-            return (fd, false, Sys.enableNonBlocking(fd))
+            return PrivateOutput(Descriptor(fd))
         }
     }
 }

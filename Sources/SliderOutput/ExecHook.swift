@@ -1,3 +1,5 @@
+import Posix
+
 /// The exec hook: runs the `--exec` template for emitted values, at most one child at a time.
 ///
 /// - No shell: argv is spawned directly (posix_spawnp), stdin from /dev/null, stdout onto our stderr
@@ -18,13 +20,22 @@ public final class ExecHook {
     /// The argv template.
     public let template: ExecTemplate
     private let format: OutputFormat
-    private let childStdout: Int32
-    private var child: (pid: Int32, pidfd: Int32?)?
+    private let childStdout: Descriptor
+    private var child: Running?
     /// The pid of the most recently started child (tests check it was reaped).
     private(set) var lastPID: Int32?
     private var lastStarted: [String]?
     private var pending: [String]?
     private var warnings = WarningLog()
+
+    /// A child that runs, owned with its pidfd.
+    private final class Running {
+        let process: ChildProcess
+        init(_ process: consuming ChildProcess) { self.process = process }
+    }
+
+    /// How long the shutdown path waits for a running child, and then again for the final value's.
+    public static let finishTimeoutMilliseconds: Int32 = 5000
 
     /// Creates a hook. `{value}` is formatted like the stdout lines (`format`'s mapping and precision),
     /// `{percent}` is the position in the slider's range, 0…100 with the same precision, `{phase}` the
@@ -32,11 +43,7 @@ public final class ExecHook {
     public init(template: ExecTemplate, format: OutputFormat = .standard, childStdout: Int32 = 2) {
         self.template = template
         self.format = format
-        self.childStdout = childStdout
-    }
-
-    deinit {
-        if let pidfd = child?.pidfd { Sys.close(pidfd) }
+        self.childStdout = Descriptor(childStdout)
     }
 
     /// True while a child runs.
@@ -46,7 +53,7 @@ public final class ExecHook {
     public var hasPending: Bool { pending != nil }
 
     /// A pidfd of the running child to poll for POLLIN, or nil when no child runs (or pidfds are unavailable).
-    public var pollDescriptor: Int32? { child?.pidfd }
+    public var pollDescriptor: Descriptor? { child?.process.exitDescriptor }
 
     /// Runs the template for `sample` now, or makes it the pending run if a child is still running.
     public func submit(_ sample: ValueSample, range: SliderRange) {
@@ -70,52 +77,74 @@ public final class ExecHook {
     /// Non-blocking; harmless to call when nothing has happened.
     public func reap() {
         guard let running = child else { return }
-        switch Sys.reap(running.pid) {
-        case .success(nil):
-            return
-        case .success(let exit?):
+        do throws(Errno) {
+            guard let exit = try running.process.reap() else { return }
             report(exit)
-        case .failure(let error):
-            // ECHILD: someone else reaped it (e.g. the app's SIGCHLD handler with waitpid(-1)).
-            warnings.once(key: "waitpid \(error.code)", "exec hook: " + error.error("waitpid \(running.pid)").description)
+        } catch {
+            // ECHILD: someone else reaped it (e.g. an app SIGCHLD handler with waitpid(-1)).
+            warnings.once(key: "waitpid \(error.code)", "exec hook: " + error.error("waitpid \(running.process.pid)").description)
         }
-        if let pidfd = running.pidfd { Sys.close(pidfd) }
         child = nil
-        if let next = pending {
-            pending = nil
-            // The child that just ran may already have had the newest argv (A, then B, then A again).
-            if next != lastStarted { start(next) }
-        }
+        startPending()
     }
 
-    /// The shutdown path: waits up to `timeoutMilliseconds` for the running child, runs the pending
-    /// value and waits for it too (each wait bounded separately). Returns true when every submitted
-    /// value has been run and reaped; false leaves a warning naming what was not waited for.
+    /// The shutdown path: waits up to `timeoutMilliseconds` for the running child, then runs the
+    /// pending (final) value and waits for it as long again. A child still running after its wait
+    /// is left alone with a warning; the final value runs even then, so it is never lost to a slow
+    /// command. Returns true when every submitted value has been run and reaped.
     @discardableResult
-    public func finish(timeoutMilliseconds: Int32 = 2000) -> Bool {
-        while let running = child {
-            waitForExit(running, timeoutMilliseconds: timeoutMilliseconds)
-            if child?.pid == running.pid {
-                warnings.once(key: "finish", "exec hook: \"\(template.arguments[0])\" still running after \(timeoutMilliseconds) ms at exit; not waiting for it"
-                              + (pending != nil ? " (the last value was not run)" : ""))
-                return false
-            }
+    public func finish(timeoutMilliseconds: Int32 = finishTimeoutMilliseconds) -> Bool {
+        var complete = waitForChild(timeoutMilliseconds: timeoutMilliseconds,
+                                    stillRunning: pending != nil ? "the last value runs without waiting for it" : "not waiting for it")
+        // Still running: stop following it; the final value runs anyway.
+        child = nil
+        if startPending() {
+            complete = waitForChild(timeoutMilliseconds: timeoutMilliseconds,
+                                    stillRunning: "not waiting for the run of the last value") && complete
         }
-        return true
+        return complete
     }
 
     /// Warnings (one line each) since the last call; print them on stderr.
     public func takeWarnings() -> [String] { warnings.take() }
 
+    /// Starts the pending run, if any: true when a child was started.
+    @discardableResult
+    private func startPending() -> Bool {
+        guard let next = pending else { return false }
+        pending = nil
+        // The child that just ran may already have had the newest argv (A, then B, then A again).
+        guard next != lastStarted else { return false }
+        start(next)
+        return child != nil
+    }
+
     private func start(_ arguments: [String]) {
         lastStarted = arguments
-        switch Sys.spawn(arguments, stdoutFD: childStdout) {
-        case .success(let pid):
-            child = (pid, Sys.pidfdOpen(pid))
-            lastPID = pid
-        case .failure(let error):
+        do throws(Errno) {
+            let process = try ChildProcess(spawning: arguments, standardOutput: childStdout)
+            lastPID = process.pid
+            child = Running(process)
+        } catch {
             warnings.once(key: "spawn \(error.code)", "exec hook: " + error.error("cannot run \"\(arguments[0])\"").description)
         }
+    }
+
+    /// Waits (bounded) for the running child and collects it; false when it is still running.
+    private func waitForChild(timeoutMilliseconds: Int32, stillRunning: String) -> Bool {
+        guard let running = child else { return true }
+        do throws(Errno) {
+            guard let exit = try running.process.wait(timeoutMilliseconds: timeoutMilliseconds) else {
+                warnings.once(key: "finish \(running.process.pid)",
+                              "exec hook: \"\(template.arguments[0])\" still running after \(timeoutMilliseconds) ms at exit; \(stillRunning)")
+                return false
+            }
+            report(exit)
+        } catch {
+            warnings.once(key: "waitpid \(error.code)", "exec hook: " + error.error("waitpid \(running.process.pid)").description)
+        }
+        child = nil
+        return true
     }
 
     private func report(_ exit: ChildExit) {
@@ -127,23 +156,6 @@ public final class ExecHook {
             warnings.once(key: "exit \(status)", "exec hook: \"\(program)\" exited with status \(status) (reported once per status)")
         case .signalled(let signal):
             warnings.once(key: "signal \(signal)", "exec hook: \"\(program)\" was killed by signal \(signal) (reported once per signal)")
-        }
-    }
-
-    /// Waits until `running` has been reaped by `reap()` or the timeout passed.
-    private func waitForExit(_ running: (pid: Int32, pidfd: Int32?), timeoutMilliseconds: Int32) {
-        if let pidfd = running.pidfd {
-            _ = Sys.poll(pidfd, events: Sys.readableEvent, timeoutMilliseconds: timeoutMilliseconds)
-            reap()
-            return
-        }
-        // No pidfd (kernel < 5.3): look every 10 ms.
-        var waited: Int32 = 0
-        while true {
-            reap()
-            if child?.pid != running.pid || waited >= timeoutMilliseconds { return }
-            Sys.pause(milliseconds: 10)
-            waited += 10
         }
     }
 }

@@ -1,3 +1,5 @@
+import Posix
+
 /// What `LineReader.read()` found.
 public enum LineEvent: Equatable, Sendable {
     /// A complete line without its `\n` (a final line without newline at EOF counts too).
@@ -19,7 +21,7 @@ public enum LineEvent: Equatable, Sendable {
 /// poll set.
 public final class LineReader {
     /// The descriptor read from (not owned: never closed).
-    public let fileDescriptor: Int32
+    public let descriptor: Descriptor
     /// The longest line accepted, in bytes, not counting the newline or a trailing CR.
     public let maxLineLength: Int
 
@@ -30,7 +32,7 @@ public final class LineReader {
 
     /// Reads lines of at most `maxLineLength` bytes from `fileDescriptor` (stdin by default).
     public init(fileDescriptor: Int32 = 0, maxLineLength: Int = 256) {
-        self.fileDescriptor = fileDescriptor
+        descriptor = Descriptor(fileDescriptor)
         self.maxLineLength = maxLineLength
         chunk = .allocate(byteCount: 4096, alignment: 1)
         line.reserveCapacity(maxLineLength + 1)
@@ -41,17 +43,19 @@ public final class LineReader {
     /// One read(2); the lines it completed, in order. Empty when nothing was there (EAGAIN).
     public func read() throws(SystemError) -> [LineEvent] {
         if atEnd { return [.endOfFile] }
-        switch Sys.read(fileDescriptor, into: chunk) {
-        case .success(0):
+        let count: Int
+        do throws(Errno) {
+            count = try descriptor.read(into: chunk)
+        } catch .wouldBlock {
+            return []
+        } catch {
+            throw error.error("read from \(descriptor)")
+        }
+        if count == 0 {
             atEnd = true
             return finishAtEndOfFile()
-        case .success(let count):
-            return split(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-        case .failure(.wouldBlock):
-            return []
-        case .failure(let error):
-            throw error.error("read from fd \(fileDescriptor)")
         }
+        return split(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
     }
 
     /// Feeds bytes as if read; used by `read()` and by tests.

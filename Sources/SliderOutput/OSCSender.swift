@@ -1,12 +1,17 @@
+import Posix
+
 /// The OSC sink: one `,f` message per emitted value on the destination's address, and a `,s` message
 /// with the phase name on `<address>/phase` whenever the phase changes (the first sample sends both).
 /// With timetags, each sample becomes one bundle holding the value message, then the phase message
 /// if any, stamped with the NTP time of the sample's frame.
 ///
 /// Never fatal after setup: send errors (ECONNREFUSED while no receiver listens, ENETUNREACH, …)
-/// become one warning per distinct errno. A full socket buffer (EAGAIN) keeps the newest sample
-/// pending: `wantsWritable` turns true, and `flush()` on POLLOUT sends it, so the final value of a
-/// gesture is not lost to a momentary stall. UDP itself may of course still drop it on the way.
+/// become one warning per distinct errno, and sending goes on (the receiver may start later). A
+/// refusal the kernel reports after the fact (an ICMP "port unreachable" leaves an error on the
+/// socket, which poll shows as POLLERR until it is read) is read off the socket by `handle(_:)`.
+/// A full socket buffer (EAGAIN) keeps the newest sample pending: `wantsWritable` turns true, and
+/// `handle(.writable)` sends it, so the final value of a gesture is not lost to a momentary stall.
+/// UDP itself may of course still drop it on the way.
 public final class OSCSender {
     /// How messages are timed.
     public enum Timing: Equatable, Sendable {
@@ -21,8 +26,7 @@ public final class OSCSender {
     public let destination: OSCDestination
     /// The resolved numeric address, e.g. `127.0.0.1:57120`.
     public let remoteAddress: String
-    /// The UDP socket (owned); poll it for POLLOUT while `wantsWritable`.
-    public let fileDescriptor: Int32
+    private let socket: UDPSocket
 
     private let mapping: OutputMapping
     private let timing: Timing
@@ -36,15 +40,15 @@ public final class OSCSender {
     /// non-blocking UDP socket connected to it.
     public init(destination: OSCDestination, mapping: OutputMapping = .identity, timing: Timing = .immediate) throws(SinkSetupError) {
         let address: SocketAddress
-        switch Sys.resolveUDP(host: destination.host, port: destination.port) {
+        switch SocketAddress.resolveUDP(host: destination.host, port: destination.port) {
         case .success(let resolved): address = resolved
         case .failure(let failure):
             throw SinkSetupError("--osc: cannot resolve \"\(destination.host)\": \(failure.message)")
         }
-        remoteAddress = Sys.numericText(address)
-        switch Sys.connectedUDPSocket(to: address) {
-        case .success(let fd): fileDescriptor = fd
-        case .failure(let error):
+        remoteAddress = address.numericText
+        do throws(Errno) {
+            socket = try UDPSocket(connectedTo: address)
+        } catch {
             throw SinkSetupError("--osc: " + error.error("UDP socket to \(remoteAddress)").description)
         }
         self.destination = destination
@@ -52,10 +56,18 @@ public final class OSCSender {
         self.timing = timing
     }
 
-    deinit { Sys.close(fileDescriptor) }
+    /// The socket, to poll: for POLLOUT while `wantsWritable`, and always for POLLERR.
+    public var pollDescriptor: Descriptor { socket.descriptor }
 
-    /// True when a sample waits for socket buffer space: poll `fileDescriptor` for POLLOUT, then `flush()`.
+    /// True when a sample waits for socket buffer space: add POLLOUT to the poll set.
     public var wantsWritable: Bool { unsent != nil }
+
+    /// Resolves what poll reported: POLLERR is an error the kernel left on the socket (a refused
+    /// earlier datagram), read off it here and warned about once; POLLOUT sends what waits.
+    public func handle(_ events: PollEvents) {
+        if events.contains(.error), let error = socket.takePendingError() { warn(error) }
+        flush()
+    }
 
     /// Sends what changed since the last delivered sample (value and/or phase); nothing if neither did.
     public func send(_ sample: ValueSample, range: SliderRange) {
@@ -126,12 +138,12 @@ public final class OSCSender {
     /// Sends the built packet. False only when it should be retried later (EAGAIN); other errors
     /// drop the datagram (and count it delivered) after one warning per distinct errno.
     private func transmit() -> Bool {
-        var result = packet.bytes.withUnsafeBytes { Sys.send(fileDescriptor, $0) }
+        var result = send()
         if case .failure(.connectionRefused) = result {
             // The refusal belongs to an earlier datagram (ICMP port unreachable); this one was not
             // sent yet, so try it once more — the receiver may have started since.
             warn(.connectionRefused)
-            result = packet.bytes.withUnsafeBytes { Sys.send(fileDescriptor, $0) }
+            result = send()
         }
         switch result {
         case .success: return true
@@ -142,9 +154,14 @@ public final class OSCSender {
         }
     }
 
+    private func send() -> Result<Void, Errno> {
+        packet.bytes.withUnsafeBytes { bytes in Result { () throws(Errno) in try socket.send(bytes) } }
+    }
+
     private func warn(_ error: Errno) {
+        let hint = error == .connectionRefused ? "; is the receiver running?" : ""
         warnings.once(key: "errno \(error.code)",
                       "osc: " + error.error("send to \(remoteAddress)\(destination.address)").description
-                        + " (reported once; sending goes on)")
+                        + hint + " (reported once; sending goes on)")
     }
 }

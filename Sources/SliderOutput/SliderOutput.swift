@@ -2,8 +2,8 @@
 //
 // Every type here is a non-blocking piece for the app's single-threaded poll loop: no threads, no
 // sleeping (except bounded waits on the shutdown path), no clock of its own — times come in as
-// arguments (seconds on the app's monotonic clock, `ValueSample.time`). Syscalls are in
-// Syscalls.swift only.
+// arguments (seconds on the app's monotonic clock, `ValueSample.time`). System calls go
+// through the Posix module.
 //
 // ## Sinks (one sample per frame in which the presented value changed, plus the initial value)
 //

@@ -1,81 +1,100 @@
+import Posix
+
 /// What happened to the bytes handed to a writer.
 public enum WriteStatus: Equatable, Sendable {
     /// Everything handed over so far has been written.
     case delivered
-    /// Some bytes wait because the reader is slow: poll the descriptor for POLLOUT, then call `flush()`.
+    /// Some bytes wait because the reader is slow: poll for POLLOUT, then call `flush()`.
     case waitingForWritable
-    /// The reader closed its end (EPIPE). Nothing more will be written. The app exits 0 quietly when
-    /// no other sink is active. SIGPIPE must be ignored by the app (`signal(SIGPIPE, SIG_IGN)`),
-    /// otherwise the process dies before this is ever reported.
+    /// The reader closed its end (EPIPE, or POLLERR/POLLHUP on the descriptor). Nothing more will
+    /// be written. SIGPIPE must be ignored by the app, or the process dies before this is reported.
     case readerClosed
-    /// Another write error; the message names the descriptor and errno.
+    /// Another write error (ENOSPC on a full disk, EIO): nothing more will be written; the message
+    /// names the descriptor and errno.
     case failed(SystemError)
+
+    /// True when the sink will write nothing more.
+    public var isFinal: Bool {
+        switch self {
+        case .delivered, .waitingForWritable: false
+        case .readerClosed, .failed: true
+        }
+    }
 }
 
 /// The stdout sink: writes whole lines to a descriptor (fd 1 by default), handling partial writes
-/// and EAGAIN without ever blocking the event loop.
-///
-/// Non-blocking mode: when fd 1 is a pipe or file, it is switched to O_NONBLOCK (and restored by
-/// `finish`); when it is a terminal it is left blocking, because the terminal's open file is shared
-/// with the shell and O_NONBLOCK there would make the shell's own reads fail after we exit. A
-/// terminal reads fast enough that a blocking write is harmless.
+/// and EAGAIN without ever blocking the event loop, and without changing the descriptor's flags
+/// (see `PrivateOutput`: a pipe or terminal gets a private non-blocking description, so a paused
+/// terminal or a slow reader never blocks wlslider, and nobody else sharing fd 1 sees O_NONBLOCK).
 ///
 /// Slow reader: at most `maxPendingBytes` wait; past that, queued whole lines are dropped except the
 /// newest (a line being written is always completed, so the reader never sees a torn line), and one
 /// warning says so. The newest value therefore always gets through once the reader catches up.
+///
+/// The end: a reader that leaves (EPIPE, or POLLERR/POLLHUP while idle) makes every later call
+/// return `.readerClosed`; any other write error (ENOSPC, EIO) `.failed` once, then `.readerClosed`.
 public final class StdoutSink {
-    /// The descriptor written to.
-    public let fileDescriptor: Int32
     /// How many bytes may wait for a slow reader before older lines are dropped.
     public let maxPendingBytes: Int
     /// Lines dropped because the reader was too slow, in total.
     public private(set) var droppedLines = 0
 
+    private let output: PrivateOutput
     private var pending: [UInt8] = []
     private var sentCount = 0
-    private var closedByReader = false
-    private var originalFlags: Int32?
+    private var ended = false
     private var warnings = WarningLog()
 
-    /// Wraps `fileDescriptor` (not owned: never closed). `nonBlocking: nil` means "unless it is a terminal".
-    public init(fileDescriptor: Int32 = 1, nonBlocking: Bool? = nil, maxPendingBytes: Int = 64 * 1024) {
-        self.fileDescriptor = fileDescriptor
+    /// Wraps `fileDescriptor` (not owned: never closed, its flags never changed).
+    public init(fileDescriptor: Int32 = 1, maxPendingBytes: Int = 64 * 1024) {
         self.maxPendingBytes = maxPendingBytes
         pending.reserveCapacity(1024)
-        if nonBlocking ?? !Sys.isTerminal(fileDescriptor) {
-            originalFlags = Sys.enableNonBlocking(fileDescriptor)
-        }
+        output = PrivateOutput(Descriptor(fileDescriptor))
     }
 
-    deinit { restoreFlags() }
+    /// The descriptor to poll: for POLLOUT while `wantsWritable`, and always for POLLERR/POLLHUP.
+    public var pollDescriptor: Descriptor? { ended ? nil : output.pollDescriptor }
 
-    /// True while bytes wait for the reader: add POLLOUT on `fileDescriptor` to the poll set.
-    public var wantsWritable: Bool { !closedByReader && sentCount < pending.count }
+    /// True while bytes wait for the reader: add POLLOUT to the poll set.
+    public var wantsWritable: Bool { !ended && sentCount < pending.count }
 
     /// Queues `line` (which should end in `\n`) and writes as much as the reader takes now.
     public func write(_ line: String) -> WriteStatus {
-        if closedByReader { return .readerClosed }
+        if ended { return .readerClosed }
         pending.append(contentsOf: line.utf8)
         dropOldLinesIfOverfull()
         return flush()
     }
 
+    /// Resolves what poll reported: POLLERR or POLLHUP on an output means the reader is gone (a
+    /// pipe without readers, a hung-up terminal); POLLOUT writes what waits.
+    public func handle(_ events: PollEvents) -> WriteStatus {
+        if ended { return .readerClosed }
+        if !events.isDisjoint(with: [.error, .hangup, .invalid]) {
+            ended = true
+            return .readerClosed
+        }
+        return flush()
+    }
+
     /// Writes pending bytes until done or the reader stops taking them. Call on POLLOUT.
     public func flush() -> WriteStatus {
-        if closedByReader { return .readerClosed }
+        guard !ended else { return .readerClosed }
         while sentCount < pending.count {
-            let result = pending.withUnsafeBytes { Sys.write(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[sentCount...])) }
-            switch result {
-            case .success(let written):
-                sentCount += written
-            case .failure(.wouldBlock):
+            let result = pending.withUnsafeBytes { bytes in
+                Result { () throws(Errno) in try output.write(UnsafeRawBufferPointer(rebasing: bytes[sentCount...])) }
+            }
+            do throws(Errno) {
+                sentCount += try result.get()
+            } catch .wouldBlock {
                 compactIfMostlySent()
                 return .waitingForWritable
-            case .failure(.brokenPipe):
-                closedByReader = true
+            } catch .brokenPipe {
+                ended = true
                 return .readerClosed
-            case .failure(let error):
-                return .failed(error.error("write to fd \(fileDescriptor)"))
+            } catch {
+                ended = true
+                return .failed(error.error("stdout: write to \(output.original)"))
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -83,13 +102,14 @@ public final class StdoutSink {
         return .delivered
     }
 
-    /// The shutdown path (SIGTERM, quit, close): waits up to `timeoutMilliseconds` for a slow reader
-    /// to take what is pending, then restores the descriptor's blocking mode.
+    /// The shutdown path (SIGTERM, quit, close): waits up to `timeoutMilliseconds` in all for a slow
+    /// reader (or a paused terminal) to take what is pending.
     public func finish(timeoutMilliseconds: Int32 = 500) -> WriteStatus {
-        defer { restoreFlags() }
+        let deadline = MonotonicInstant.now().advanced(byMilliseconds: Double(timeoutMilliseconds))
         var status = flush()
         while status == .waitingForWritable {
-            guard Sys.waitUntilWritable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds) else { return status }
+            let left = EventLoop.pollTimeout(now: .now(), deadline: deadline)
+            guard left > 0, output.waitUntilWritable(timeoutMilliseconds: left) else { return status }
             status = flush()
         }
         return status
@@ -119,11 +139,5 @@ public final class StdoutSink {
         guard sentCount > 4096, sentCount * 2 > pending.count else { return }
         pending.removeSubrange(0..<sentCount)
         sentCount = 0
-    }
-
-    private func restoreFlags() {
-        guard let flags = originalFlags else { return }
-        _ = Sys.setStatusFlags(fileDescriptor, flags)
-        originalFlags = nil
     }
 }

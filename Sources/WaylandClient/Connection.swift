@@ -1,5 +1,6 @@
 // The connection to the compositor: connect, the registry and its globals, version negotiation, and
 // how the display fd takes part in the EventLoop (prepare_read / read_events / dispatch / flush).
+import Posix
 internal import CWaylandClient
 internal import CWaylandProtocols
 internal import Glibc
@@ -77,22 +78,31 @@ public final class WaylandConnection {
     private var surfaces: [UInt: WeakSurface] = [:]
     private var cursorImages: CursorImages?
     private(set) weak var loop: EventLoop?
+    /// Receives one line for each problem that is survived rather than fatal (a keymap that does
+    /// not compile, a nonsensical scale or size from the compositor): print it on stderr.
+    public var onWarning: (String) -> Void = { _ in }
     private var displaySource: EventLoop.SourceToken?
     private var readPrepared = false
 
+    /// How long connecting may take, both roundtrips included, unless the caller says otherwise.
+    public static let connectTimeoutMilliseconds: Int32 = 5000
+
     /// Connects to `displayName` (nil: `WAYLAND_DISPLAY`/`WAYLAND_SOCKET`, as `wl_display_connect`
     /// does), binds the globals and waits for the seats' and outputs' initial state.
-    public init(displayName: String? = nil) throws(WaylandError) {
+    ///
+    /// A compositor that accepts the connection and never answers makes it throw `.timedOut` after
+    /// `timeoutMilliseconds`; `interruption` (a signalfd, say) becoming readable meanwhile makes it
+    /// throw `.interrupted` at once, so SIGTERM works while connecting.
+    public init(displayName: String? = nil, timeoutMilliseconds: Int32 = connectTimeoutMilliseconds,
+                interruption: Descriptor? = nil) throws(WaylandError) {
         wlslider_silence_wayland_log()
         guard let display = wl_display_connect(displayName) else {
-            throw WaylandConnection.connectFailure(displayName, errno: lastErrno())
+            throw WaylandConnection.connectFailure(displayName, errno: .current)
         }
         // On a throw below, the registry and then the display are released in that order.
         let registry = Registry(display: DisplayHandle(display))
-        if wl_display_roundtrip(display) < 0 {
-            let code = wl_display_get_error(display)
-            throw WaylandError(.connectionLost, "lost the connection to the compositor during the first roundtrip: \(errnoDescription(code))")
-        }
+        let wait = RoundtripWait(display: display, timeoutMilliseconds: timeoutMilliseconds, interruption: interruption)
+        try wait.roundtrip(while: "waiting for the compositor's globals")
         let plan = try planBindings(registry.advertised)
         func bind(_ spec: GlobalSpec, _ interface: UnsafePointer<wl_interface>) -> BoundGlobal? {
             guard let binding = plan.singletons[spec.interface] else { return nil }
@@ -112,7 +122,7 @@ public final class WaylandConnection {
         registry.connection = self
         for binding in plan.seats { addSeat(binding) }
         for binding in plan.outputs { addOutput(binding) }
-        try roundtrip()
+        try wait.roundtrip(while: "waiting for the seats' and outputs' state")
     }
 
     deinit {
@@ -158,13 +168,6 @@ public final class WaylandConnection {
                                        prepare: { [unowned self] in try self.prepareRead() },
                                        handler: { [unowned self] in try self.completeRead($0) })
         for seat in seats.values { seat.loopAttached() }
-    }
-
-    /// Sends all requests and waits until the compositor processed them, dispatching what it sent
-    /// back. Do not call from inside a handler while a read is prepared (the loop completes its read
-    /// before any app handler runs, so app handlers are safe).
-    public func roundtrip() throws(WaylandError) {
-        if wl_display_roundtrip(display) < 0 { throw connectionError(while: "waiting for a roundtrip") }
     }
 
     /// Sends queued requests now (the loop does this before each poll; call it before exiting).
@@ -225,9 +228,17 @@ public final class WaylandConnection {
         return created
     }
 
+    /// Reports a survived problem through `onWarning`.
+    func warn(_ message: String) {
+        onWarning(message)
+    }
+
     func ping(serial: UInt32) {
         xdg_wm_base_pong(wmBase.proxy, serial)
     }
+
+    /// Refresh rates (mHz, 0 unknown) of every output (for a surface that has not entered one yet).
+    var outputRefreshRates: [Int32] { outputs.values.map(\.refreshMillihertz) }
 
     /// Scales of every output (for a surface that has not entered one yet).
     var outputScales: [Int32] { outputs.values.map(\.scale) }
@@ -265,9 +276,9 @@ public final class WaylandConnection {
         }
         readPrepared = true
         if wl_display_flush(display) < 0 {
-            let code = lastErrno()
-            if code == EAGAIN { return [.readable, .writable] }
-            if code != EPIPE {
+            let code = Errno.current
+            if code == .wouldBlock { return [.readable, .writable] }
+            if code != .brokenPipe {
                 wl_display_cancel_read(display)
                 readPrepared = false
                 throw connectionError(while: "sending requests")
@@ -287,7 +298,7 @@ public final class WaylandConnection {
             }
         }
         if wl_display_dispatch_pending(display) < 0 { throw connectionError(while: "dispatching events") }
-        if events.contains(.writable), wl_display_flush(display) < 0, lastErrno() != EAGAIN, lastErrno() != EPIPE {
+        if events.contains(.writable), wl_display_flush(display) < 0, Errno.current != .wouldBlock, Errno.current != .brokenPipe {
             throw connectionError(while: "sending requests")
         }
     }
@@ -295,6 +306,10 @@ public final class WaylandConnection {
     /// The display's error as one line: the protocol error (interface, object id, code) if the
     /// compositor sent one, else the errno of the broken connection.
     func connectionError(while doing: String) -> WaylandError {
+        WaylandConnection.connectionError(display, while: doing)
+    }
+
+    static func connectionError(_ display: OpaquePointer, while doing: String) -> WaylandError {
         let code = wl_display_get_error(display)
         if code == EPROTO {
             var interface: UnsafePointer<wl_interface>?
@@ -303,19 +318,19 @@ public final class WaylandConnection {
             let name = interface.map { String(cString: $0.pointee.name) } ?? "an unknown interface"
             return WaylandError(.protocolError, "the compositor reported protocol error \(error) on \(name)@\(id) (while \(doing))")
         }
-        let reason = code == 0 ? "the compositor closed the connection" : errnoDescription(code)
+        let reason = code == 0 ? "the compositor closed the connection" : Errno(code).description
         return WaylandError(.connectionLost, "lost the connection to the compositor while \(doing): \(reason)")
     }
 
-    private static func connectFailure(_ name: String?, errno code: Int32) -> WaylandError {
-        if let socket = environment("WAYLAND_SOCKET"), name == nil {
-            return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): \(errnoDescription(code))")
+    private static func connectFailure(_ name: String?, errno code: Errno) -> WaylandError {
+        if let socket = environmentVariable("WAYLAND_SOCKET"), name == nil {
+            return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): \(code)")
         }
-        let target = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
-        if environment("XDG_RUNTIME_DIR") == nil && !target.hasPrefix("/") {
+        let target = name ?? environmentVariable("WAYLAND_DISPLAY") ?? "wayland-0"
+        if environmentVariable("XDG_RUNTIME_DIR") == nil && !target.hasPrefix("/") {
             return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): XDG_RUNTIME_DIR is not set")
         }
-        return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(errnoDescription(code))")
+        return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(code)")
     }
 }
 
@@ -323,4 +338,85 @@ public final class WaylandConnection {
 struct WeakSurface {
     weak var surface: SliderSurface?
     init(_ surface: SliderSurface) { self.surface = surface }
+}
+
+/// `wl_display_roundtrip` with a deadline and an interruption: a `wl_display.sync` whose `done` is
+/// awaited in a poll on the display and on `interruption`, so neither a compositor that never
+/// answers nor a signal can leave the connect hanging.
+final class RoundtripWait {
+    private let display: OpaquePointer
+    private let deadline: MonotonicInstant
+    private let timeoutMilliseconds: Int32
+    private let interruption: Descriptor?
+    private var done = false
+
+    init(display: OpaquePointer, timeoutMilliseconds: Int32, interruption: Descriptor?) {
+        self.display = display
+        self.timeoutMilliseconds = timeoutMilliseconds
+        deadline = MonotonicInstant.now().advanced(byMilliseconds: Double(timeoutMilliseconds))
+        self.interruption = interruption
+    }
+
+    /// Sends a sync and dispatches events until the compositor answers it.
+    func roundtrip(while doing: String) throws(WaylandError) {
+        done = false
+        guard let callback = wl_display_sync(display) else { throw lost(doing) }
+        defer { wl_callback_destroy(callback) }
+        wl_callback_add_listener(callback, Listeners.syncCallback, Unmanaged.passUnretained(self).toOpaque())
+        while !done {
+            try waitAndDispatch(doing)
+        }
+    }
+
+    func syncDone() {
+        done = true
+    }
+
+    private func waitAndDispatch(_ doing: String) throws(WaylandError) {
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { throw lost(doing) }
+            if done { return }
+        }
+        var events = Int16(POLLIN)
+        if wl_display_flush(display) < 0 {
+            let code = Errno.current
+            if code == .wouldBlock {
+                events |= Int16(POLLOUT)
+            } else if code != .brokenPipe {
+                wl_display_cancel_read(display)
+                throw lost(doing)
+            }
+        }
+        var fds = [pollfd(fd: wl_display_get_fd(display), events: events, revents: 0),
+                   pollfd(fd: interruption?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)]
+        let timeout = EventLoop.pollTimeout(now: .now(), deadline: deadline)
+        let ready = fds.withUnsafeMutableBufferPointer { fds in
+            retryingInterrupts { poll(fds.baseAddress, nfds_t(fds.count), timeout) }
+        }
+        if fds[1].revents != 0 {
+            wl_display_cancel_read(display)
+            throw WaylandError(.interrupted, "interrupted while \(doing)")
+        }
+        if case .failure(let error) = ready {
+            wl_display_cancel_read(display)
+            throw .systemCall("poll", errno: error, while: doing)
+        }
+        if fds[0].revents == 0 {
+            wl_display_cancel_read(display)
+            if MonotonicInstant.now() >= deadline {
+                throw WaylandError(.timedOut, "the compositor did not answer within \(timeoutMilliseconds) ms while \(doing)")
+            }
+            return
+        }
+        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if wl_display_read_events(display) < 0 { throw lost(doing) }
+        } else {
+            wl_display_cancel_read(display)
+        }
+        if wl_display_dispatch_pending(display) < 0 { throw lost(doing) }
+    }
+
+    private func lost(_ doing: String) -> WaylandError {
+        WaylandConnection.connectionError(display, while: doing)
+    }
 }

@@ -1,6 +1,7 @@
 // The pointer image, set on every wl_pointer.enter: cursor-shape-v1 "default" where the compositor
 // offers it; else the themed cursor from libwayland-cursor (XCURSOR_THEME / XCURSOR_SIZE, with
 // libwayland-cursor's built-in cursors when no theme is installed); else nothing is set.
+import Posix
 internal import CWaylandClient
 internal import CWaylandProtocols
 
@@ -50,8 +51,8 @@ final class CursorImages {
 
     private func theme(scale: Int32) -> OpaquePointer? {
         if let theme = themes[scale] { return theme }
-        let size = CursorImages.baseSize(environment("XCURSOR_SIZE")) * max(scale, 1)
-        guard let theme = wl_cursor_theme_load(environment("XCURSOR_THEME"), size, connection.shm.proxy) else { return nil }
+        let size = CursorImages.baseSize(environmentVariable("XCURSOR_SIZE")) * max(scale, 1)
+        guard let theme = wl_cursor_theme_load(environmentVariable("XCURSOR_THEME"), size, connection.shm.proxy) else { return nil }
         themes[scale] = theme
         return theme
     }

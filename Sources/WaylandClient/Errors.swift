@@ -1,5 +1,5 @@
 // Errors of the Wayland layer: each one a single line that says what failed, with the numbers.
-internal import Glibc
+import Posix
 
 /// A failure of the Wayland layer: connecting, a missing or too old global, a lost connection, a
 /// protocol error or a failed system call. `description` is one line meant for stderr, e.g.
@@ -21,6 +21,10 @@ public struct WaylandError: Error, CustomStringConvertible, Equatable, Sendable 
         case systemCall
         /// A request that cannot be honoured (e.g. a buffer too large for wl_shm).
         case unsupported
+        /// The compositor did not answer in time (while connecting).
+        case timedOut
+        /// A signal arrived while connecting: not a failure, the user asked to stop.
+        case interrupted
     }
 
     /// What kind of failure this is.
@@ -46,15 +50,9 @@ extension WaylandError {
         WaylandError(.versionTooOld, "\(interface): need version \(needed), compositor offers \(offered)")
     }
 
-    /// "memfd_create: Too many open files (errno 24)", optionally with what was being done.
-    static func systemCall(_ call: String, errno code: Int32, while doing: String? = nil) -> WaylandError {
+    /// "memfd_create failed: Too many open files (errno 24)", optionally with what was being done.
+    static func systemCall(_ call: String, errno code: Errno, while doing: String? = nil) -> WaylandError {
         let context = doing.map { " while \($0)" } ?? ""
-        return WaylandError(.systemCall, "\(call) failed\(context): \(errnoDescription(code))")
+        return WaylandError(.systemCall, "\(call) failed\(context): \(code)")
     }
-}
-
-/// "Broken pipe (errno 32)"
-func errnoDescription(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "errno \(code)" }
-    return "\(String(cString: text)) (errno \(code))"
 }

@@ -1,4 +1,5 @@
 // Pure key-repeat timing: which key repeats, when the timer fires, and what to deliver.
+import Posix
 
 /// `wl_keyboard.repeat_info`: `rate` repeats per second (0 = no repeat) after `delay` milliseconds.
 public struct RepeatInfo: Equatable, Sendable {

@@ -2,30 +2,55 @@
 // repeat timed with a timerfd on the EventLoop (KeyRepeater holds the rules).
 internal import CWaylandClient
 internal import CXKBCommon
-internal import Glibc
+import Posix
 
 /// An xkb keymap and the state that tracks modifiers against it.
 final class XKBKeymap {
     let keymap: OpaquePointer
     let state: OpaquePointer
 
-    /// Compiles the keymap text in `fd` (mapped privately, as the protocol demands from version 7).
-    init?(context: OpaquePointer, fd: Int32, size: UInt32) {
-        guard size > 0, let text = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), text != MAP_FAILED else {
-            return nil
+    /// The largest keymap accepted: real ones are 50–100 KiB.
+    static let maximumSize = 16 << 20
+
+    /// Why a keymap the compositor sent cannot be used (one line for stderr).
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Compiles the keymap text in `fd`, of `size` bytes as the compositor announced. The text is
+    /// read with pread, never mapped: a file shorter than announced (or truncated meanwhile) would
+    /// make a mapping fault with SIGBUS when read.
+    init(context: OpaquePointer, fd: Descriptor, size: UInt32) throws(Failure) {
+        guard size > 0 else { throw Failure(description: "the compositor sent an empty keymap") }
+        guard Int(size) <= Self.maximumSize else {
+            throw Failure(description: "the compositor announced a keymap of \(size) bytes (at most \(Self.maximumSize) accepted)")
         }
-        defer { munmap(text, Int(size)) }
-        // The buffer variant never reads past `size`; the NUL that ends the text must not be part of it
-        // (xkbcommon 1.5 rejects it as an "unrecognized token").
-        let bytes = UnsafeRawBufferPointer(start: text, count: Int(size))
-        let length = XKBKeymap.textLength(bytes)
-        guard let keymap = xkb_keymap_new_from_buffer(context, text.assumingMemoryBound(to: CChar.self), length,
-                                                      XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
-            return nil
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(size), alignment: 1)
+        defer { buffer.deallocate() }
+        var length = 0
+        while length < buffer.count {
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[length...])
+            let count: Int
+            do throws(Errno) {
+                count = try fd.read(into: chunk, at: length)
+            } catch {
+                throw Failure(description: "cannot read the compositor's keymap: \(error.error("pread of \(size) bytes"))")
+            }
+            if count == 0 { break }
+            length += count
+        }
+        // xkbcommon 1.5 rejects the NUL that ends the text as an "unrecognized token": stop before it.
+        let text = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
+        let textLength = XKBKeymap.textLength(text)
+        guard textLength > 0, let keymap = xkb_keymap_new_from_buffer(
+            context, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), textLength,
+            XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
+            let short = length < Int(size) ? " (its file holds \(length) of the \(size) bytes announced)" : ""
+            throw Failure(description: "the compositor's keymap does not compile\(short)")
         }
         guard let state = xkb_state_new(keymap) else {
             xkb_keymap_unref(keymap)
-            return nil
+            throw Failure(description: "xkb_state_new failed for the compositor's keymap")
         }
         self.keymap = keymap
         self.state = state
@@ -41,14 +66,24 @@ final class XKBKeymap {
         xkb_keymap_unref(keymap)
     }
 
-    /// The keysym of evdev key `code` under the current state.
+    /// The xkb keycode of evdev key `code` (evdev + 8), or nil for a code no keymap can hold.
+    static func keycode(_ code: UInt32) -> UInt32? {
+        code <= XKBKeymap.largestEvdevCode ? code + 8 : nil
+    }
+
+    /// xkbcommon's largest keycode (XKB_KEYCODE_MAX, 0xfffffffe) minus the evdev offset.
+    static let largestEvdevCode: UInt32 = 0xffff_fffe - 8
+
+    /// The keysym of evdev key `code` under the current state (0 for an impossible code).
     func keysym(code: UInt32) -> UInt32 {
-        xkb_state_key_get_one_sym(state, code + 8)
+        guard let keycode = XKBKeymap.keycode(code) else { return 0 }
+        return xkb_state_key_get_one_sym(state, keycode)
     }
 
     /// Whether the keymap says key `code` repeats (modifiers typically do not).
     func repeats(code: UInt32) -> Bool {
-        xkb_keymap_key_repeats(keymap, code + 8) != 0
+        guard let keycode = XKBKeymap.keycode(code) else { return false }
+        return xkb_keymap_key_repeats(keymap, keycode) != 0
     }
 
     func update(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
@@ -67,31 +102,35 @@ final class XKBKeymap {
 
 /// A timerfd it owns, watched by the loop while both exist.
 final class RepeatTimer {
-    private let file: OwnedFileDescriptor
-    private let token: EventLoop.SourceToken
+    private let timer: IntervalTimer
+    private var token: EventLoop.SourceToken?
     private weak var loop: EventLoop?
+    private let onExpiry: (UInt64) -> Void
 
     init?(loop: EventLoop, onExpiry: @escaping (UInt64) -> Void) {
-        let fd = wlslider_timerfd_create()
-        guard fd >= 0 else { return nil }
-        file = OwnedFileDescriptor(fd)
+        guard let timer = try? IntervalTimer() else { return nil }
+        let fd = timer.file.rawValue
+        self.timer = timer
         self.loop = loop
-        token = loop.addSource(fd: fd, events: .readable) { _ in
-            let count = readTimerExpirations(fd)
-            if count > 0 { onExpiry(count) }
-        }
+        self.onExpiry = onExpiry
+        token = loop.addSource(fd: fd, events: .readable) { [weak self] _ in self?.expired() }
     }
 
     deinit {
-        loop?.removeSource(token)
+        if let token { loop?.removeSource(token) }
+    }
+
+    private func expired() {
+        let count = timer.takeExpirations()
+        if count > 0 { onExpiry(count) }
     }
 
     func arm(initial: UInt64, interval: UInt64) {
-        _ = wlslider_timerfd_arm(file.rawValue, initial, interval)
+        timer.arm(initialNanoseconds: initial, intervalNanoseconds: interval)
     }
 
     func disarm() {
-        _ = wlslider_timerfd_arm(file.rawValue, 0, 0)
+        timer.disarm()
     }
 }
 
@@ -133,14 +172,16 @@ final class Keyboard {
     }
 
     func keymap(format: UInt32, fd: Int32, size: UInt32) {
-        defer { _ = Glibc.close(fd) }
+        let file = FileDescriptor(owning: fd)
         apply(repeater.stop())
-        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, let context else {
-            keymap = nil
-            return
+        keymap = nil
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, let context else { return }
+        // A keymap that cannot be used leaves keys undecoded (keysym 0): one warning, no crash.
+        do throws(XKBKeymap.Failure) {
+            keymap = try XKBKeymap(context: context, fd: file.descriptor, size: size)
+        } catch {
+            seat.connection.warn("wl_keyboard: \(error); keys are ignored")
         }
-        // A keymap that does not compile leaves keys undecoded (keysym 0) rather than killing the app.
-        keymap = XKBKeymap(context: context, fd: fd, size: size)
     }
 
     func enter(surface: OpaquePointer?) {

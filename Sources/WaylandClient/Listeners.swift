@@ -44,7 +44,7 @@ enum Listeners {
 
     nonisolated(unsafe) static let output = permanent(wl_output_listener(
         geometry: { _, _, _, _, _, _, _, _, _, _ in },
-        mode: { _, _, _, _, _, _ in },
+        mode: { data, _, flags, _, _, refresh in owner(data, Output.self).modeEvent(flags: flags, refresh: refresh) },
         done: { data, _ in owner(data, Output.self).done() },
         scale: { data, _, factor in owner(data, Output.self).scaleEvent(factor) },
         name: { data, _, name in owner(data, Output.self).nameEvent(string(name)) },
@@ -115,6 +115,10 @@ enum Listeners {
     nonisolated(unsafe) static let surface = permanent(wl_surface_listener(
         enter: { data, _, output in owner(data, SliderSurface.self).outputEntered(output) },
         leave: { data, _, output in owner(data, SliderSurface.self).outputLeft(output) }
+    ))
+
+    nonisolated(unsafe) static let syncCallback = permanent(wl_callback_listener(
+        done: { data, _, _ in owner(data, RoundtripWait.self).syncDone() }
     ))
 
     nonisolated(unsafe) static let frameCallback = permanent(wl_callback_listener(

@@ -1,4 +1,5 @@
-// wl_output: only its scale matters here (integer HiDPI without fractional-scale-v1).
+// wl_output: its scale (integer HiDPI without fractional-scale-v1) and its refresh rate (how often
+// the value stream is sampled while the compositor sends no frame callbacks).
 internal import CWaylandClient
 
 /// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes).
@@ -9,6 +10,8 @@ final class Output {
     /// The scale in effect (1 until told otherwise).
     private(set) var scale: Int32 = 1
     private var pendingScale: Int32?
+    /// The current mode's refresh rate in mHz (0: unknown).
+    private(set) var refreshMillihertz: Int32 = 0
     /// The output name (v4), e.g. "HEADLESS-1", for logs.
     private(set) var name = ""
     /// Called after a `done` that changed the scale.
@@ -32,6 +35,12 @@ final class Output {
     func scaleEvent(_ factor: Int32) {
         pendingScale = factor
         // Version 1 has no `done`; version 2 introduced both `scale` and `done`, so this never waits.
+    }
+
+    /// A `mode` event: the current mode's refresh rate is kept (others are modes it could switch to).
+    func modeEvent(flags: UInt32, refresh: Int32) {
+        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
+        refreshMillihertz = max(refresh, 0)
     }
 
     func nameEvent(_ name: String) {

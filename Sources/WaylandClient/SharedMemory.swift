@@ -1,13 +1,13 @@
 // Shared memory for buffers: one memfd per surface, mapped once, shared with the compositor as one
 // wl_shm_pool that grows when a larger or an additional buffer is needed; buffers are carved from it.
+import Posix
 internal import CWaylandClient
-internal import Glibc
 
 /// A memfd (sealed against shrinking, so the compositor's mapping can never fault) shared as one
 /// `wl_shm_pool`. `wl_shm_pool.resize` can only grow a pool, so it never shrinks; freed ranges are
 /// reused by later buffers.
 final class ShmPool {
-    private let file: OwnedFileDescriptor
+    private let file: FileDescriptor
     private let proxy: OpaquePointer
     private var mapping: UnsafeMutableRawPointer
     private var allocator: PoolAllocator
@@ -18,26 +18,32 @@ final class ShmPool {
     /// Creates a pool of `capacity` bytes.
     init(shm: OpaquePointer, capacity: Int) throws(WaylandError) {
         let size = PoolAllocator.aligned(capacity)
-        let fd = wlslider_memfd_create("wlslider-shm")
-        guard fd >= 0 else { throw .systemCall("memfd_create", errno: lastErrno(), while: "creating a buffer pool") }
-        let file = OwnedFileDescriptor(fd)
-        guard retryingInterrupts({ ftruncate(fd, off_t(size)) }) == 0 else {
-            throw .systemCall("ftruncate", errno: lastErrno(), while: "sizing the buffer pool to \(size) bytes")
+        let file: FileDescriptor
+        do throws(Errno) {
+            file = try FileDescriptor.memoryFile(name: "wlslider-shm")
+        } catch {
+            throw .systemCall("memfd_create", errno: error, while: "creating a buffer pool")
         }
-        // Sealing protects the compositor, not us; a kernel without seals still works, so ignore failure.
-        _ = wlslider_seal_shrink(fd)
-        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
-            throw .systemCall("mmap", errno: lastErrno(), while: "mapping a \(size)-byte buffer pool")
+        do throws(Errno) {
+            try file.truncate(to: size)
+        } catch {
+            throw .systemCall("ftruncate", errno: error, while: "sizing the buffer pool to \(size) bytes")
         }
-        mapping = mapped
-        proxy = wl_shm_create_pool(shm, fd, Int32(size))
+        // Sealing protects the compositor, not us; a kernel without seals still works.
+        file.sealAgainstShrinking()
+        do throws(Errno) {
+            mapping = try file.mapShared(size: size)
+        } catch {
+            throw .systemCall("mmap", errno: error, while: "mapping a \(size)-byte buffer pool")
+        }
+        proxy = wl_shm_create_pool(shm, file.rawValue, Int32(size))
         allocator = PoolAllocator(capacity: size)
-        self.file = file
+        self.file = consume file
     }
 
     deinit {
         wl_shm_pool_destroy(proxy)
-        munmap(mapping, allocator.capacity)
+        unmap(mapping, size: allocator.capacity)
     }
 
     /// Current size of the pool in bytes.
@@ -84,14 +90,18 @@ final class ShmPool {
     private func grow(to wanted: Int) throws(WaylandError) {
         let newCapacity = min(wanted, ShmPool.maximumCapacity)
         guard newCapacity > capacity else { return }
-        guard retryingInterrupts({ ftruncate(file.rawValue, off_t(newCapacity)) }) == 0 else {
-            throw .systemCall("ftruncate", errno: lastErrno(), while: "growing the buffer pool to \(newCapacity) bytes")
+        do throws(Errno) {
+            try file.truncate(to: newCapacity)
+        } catch {
+            throw .systemCall("ftruncate", errno: error, while: "growing the buffer pool to \(newCapacity) bytes")
         }
-        guard let mapped = mmap(nil, newCapacity, PROT_READ | PROT_WRITE, MAP_SHARED, file.rawValue, 0),
-              mapped != MAP_FAILED else {
-            throw .systemCall("mmap", errno: lastErrno(), while: "mapping the grown \(newCapacity)-byte buffer pool")
+        let mapped: UnsafeMutableRawPointer
+        do throws(Errno) {
+            mapped = try file.mapShared(size: newCapacity)
+        } catch {
+            throw .systemCall("mmap", errno: error, while: "mapping the grown \(newCapacity)-byte buffer pool")
         }
-        munmap(mapping, capacity)
+        unmap(mapping, size: capacity)
         mapping = mapped
         wl_shm_pool_resize(proxy, Int32(newCapacity))
         allocator.grow(to: newCapacity)

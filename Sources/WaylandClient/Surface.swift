@@ -1,5 +1,6 @@
 // The slider's wl_surface: its role, scale, frame callbacks, buffers and the order of requests that
 // present a frame. Decisions (what to draw, when to animate) stay with the app.
+import Posix
 internal import CWaylandClient
 internal import CWaylandProtocols
 
@@ -165,6 +166,16 @@ public final class SliderSurface {
 
     /// The buffer size for the current logical size and scale.
     public var bufferSize: PixelSize { scale.bufferSize(for: logicalSize) }
+
+    /// How long a frame lasts on the outputs showing the surface, in milliseconds: from the fastest
+    /// refresh rate among the outputs it entered (before it entered one, among all outputs), kept
+    /// within 1–1000 Hz; 60 Hz when no output says.
+    public var frameIntervalMilliseconds: Double {
+        let entered = enteredOutputs.map(\.refreshMillihertz).max() ?? 0
+        let refresh = entered > 0 ? entered : connection.outputRefreshRates.max() ?? 0
+        guard refresh > 0 else { return 1000.0 / 60 }
+        return 1_000_000.0 / Double(min(max(refresh, 1000), 1_000_000))
+    }
 
     /// Whether a frame callback is pending (at most one is).
     public var hasPendingFrame: Bool { frameCallback != nil }

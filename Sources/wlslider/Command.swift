@@ -1,10 +1,10 @@
 import ArgumentParser
+import Posix
 import SliderApp
 import SliderEngine
 import SliderOutput
 import SliderRender
 
-@main
 struct WlsliderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wlslider",
@@ -138,5 +138,15 @@ struct WlsliderCommand: ParsableCommand {
     func run() throws {
         let code = Wlslider.run(try makeOptions())
         if code != .success { throw ExitCode(code.rawValue) }
+    }
+}
+
+/// The entry point: before anything else, fd 0, 1 and 2 are made safe to use (a closed one would
+/// otherwise be taken over by the first descriptor wlslider opens).
+@main
+enum Main {
+    static func main() {
+        openClosedStandardDescriptors()
+        WlsliderCommand.main()
     }
 }

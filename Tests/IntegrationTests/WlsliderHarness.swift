@@ -72,12 +72,18 @@ final class SliderRun {
 
     /// Starts wlslider (`--format json --precision 6` plus `arguments`) and waits until its first
     /// frame is committed and it has bound every device the seat has.
+    ///
+    /// The virtual clock answers frame callbacks only when a test steps it, which to wlslider
+    /// looks like a window whose callbacks are withheld; `lateFrameMilliseconds` (nil: wlslider's
+    /// own rule, a frame and a half) is how long it waits before it drives the value stream
+    /// without them, long by default so that the stream follows the stepped frames alone.
     static func launch(
         _ compositor: TestCompositor, _ arguments: [String] = [], role: SurfaceRole = .toplevel,
-        standardInput: Bool = false
+        standardInput: Bool = false, lateFrameMilliseconds: Int? = 600_000
     ) async throws -> SliderRun {
+        let environment = lateFrameMilliseconds.map { ["WLSLIDER_LATE_FRAME_MS": String($0)] } ?? [:]
         let process = try compositor.launch(try wlsliderExecutable(), arguments: ["--format", "json", "--precision", "6"] + arguments,
-                                            standardInput: standardInput)
+                                            environment: environment, standardInput: standardInput)
         guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }
         let client = try await compositor.waitForClient(pid: pid, timeout: .seconds(20))
         let surface = try await compositor.waitForSurface(role: role, of: client, timeout: .seconds(20))

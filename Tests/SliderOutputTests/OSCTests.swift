@@ -145,7 +145,7 @@ final class OSCDump {
             warnings += sender.takeWarnings()
             usleep(5_000)
         }
-        #expect(warnings == ["osc: send to 127.0.0.1:\(port)/x: Connection refused (errno 111) (reported once; sending goes on)"])
+        #expect(warnings == ["osc: send to 127.0.0.1:\(port)/x: Connection refused (errno 111); is the receiver running? (reported once; sending goes on)"])
         #expect(!sender.wantsWritable)
     }
 

@@ -147,14 +147,23 @@ import Testing
         close(pipe.writeEnd)
     }
 
-    @Test func finishRestoresBlockingMode() {
+    /// O_NONBLOCK belongs to the open file description that the shell, the rest of a pipeline and
+    /// `--exec` children share: the sink writes through a private one and leaves the flags alone,
+    /// yet a full pipe still never blocks it.
+    @Test func neverChangesTheDescriptorsFlagsAndNeverBlocks() {
         let pipe = Pipe()
-        let sink = StdoutSink(fileDescriptor: pipe.writeEnd)
-        #expect(fcntl(pipe.writeEnd, F_GETFL) & O_NONBLOCK != 0)
+        let flags = fcntl(pipe.writeEnd, F_GETFL)
+        #expect(flags & O_NONBLOCK == 0)
+        let sink = StdoutSink(fileDescriptor: pipe.writeEnd, maxPendingBytes: 1 << 20)
         #expect(sink.write("5.00\n") == .delivered)
-        #expect(sink.finish() == .delivered)
-        #expect(fcntl(pipe.writeEnd, F_GETFL) & O_NONBLOCK == 0)
-        #expect(pipe.drain() == Array("5.00\n".utf8))
+        #expect(fcntl(pipe.writeEnd, F_GETFL) == flags)
+        let line = String(repeating: "9", count: 1023) + "\n"
+        var status = WriteStatus.delivered
+        for _ in 0..<200 where status == .delivered { status = sink.write(line) }
+        #expect(status == .waitingForWritable, "a full pipe must not block the writer")
+        #expect(sink.finish(timeoutMilliseconds: 50) == .waitingForWritable)
+        #expect(fcntl(pipe.writeEnd, F_GETFL) == flags)
+        #expect(pipe.drain().starts(with: Array("5.00\n".utf8)))
         close(pipe.writeEnd)
         close(pipe.readEnd)
     }

@@ -1,3 +1,4 @@
+import Posix
 import Testing
 @testable import WaylandClient
 

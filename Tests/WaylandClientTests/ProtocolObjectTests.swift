@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Testing
 @testable import WaylandClient
 
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func errorTextsAreSingleLines() {
-        let system = WaylandError.systemCall("memfd_create", errno: EMFILE, while: "creating a buffer pool")
+        let system = WaylandError.systemCall("memfd_create", errno: Errno(EMFILE), while: "creating a buffer pool")
         #expect(system.description == "memfd_create failed while creating a buffer pool: Too many open files (errno 24)")
         #expect(WaylandError.missingGlobal("xdg_wm_base", needed: 1).description == "xdg_wm_base: need version 1, compositor offers none")
         #expect(WaylandError.versionTooOld("wl_compositor", needed: 4, offered: 3).description

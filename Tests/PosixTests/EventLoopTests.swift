@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-@testable import WaylandClient
+@testable import Posix
 
 private struct Boom: Error, Equatable {}
 
@@ -114,7 +114,7 @@ private final class Pipe {
     @Test func blockedSignalArrivesThroughTheLoop() throws {
         let loop = EventLoop()
         var signals: [Int32] = []
-        try loop.addSignalSource([SIGUSR1, SIGUSR2]) { signal in
+        loop.addSignalSource(try SignalDescriptor(blocking: [SIGUSR1, SIGUSR2])) { signal in
             signals.append(signal)
             loop.stop()
         }
