@@ -146,12 +146,14 @@ public final class EventLoop {
     // MARK: Running
 
     /// Runs until `stop()` is called or a handler throws (rethrown here). Returns at once when there
-    /// is nothing left to wait for (no source, no timer).
+    /// is nothing left to wait for (no source, no timer), or when `stop()` was called before.
     public func run() throws {
         precondition(!isRunning, "EventLoop.run() is not reentrant")
         isRunning = true
-        stopRequested = false
-        defer { isRunning = false }
+        defer {
+            isRunning = false
+            stopRequested = false
+        }
         while !stopRequested {
             if sources.isEmpty && timers.isEmpty { return }
             try iterate(maximumWaitMilliseconds: nil)
@@ -164,7 +166,7 @@ public final class EventLoop {
         try iterate(maximumWaitMilliseconds: maximumWaitMilliseconds)
     }
 
-    /// Makes `run()` return after the current iteration.
+    /// Makes `run()` return after the current iteration (at once when it is not running yet).
     public func stop() {
         stopRequested = true
     }

@@ -41,7 +41,8 @@ public enum Wlslider {
         }
         let connection: WaylandConnection
         do {
-            connection = try WaylandConnection(interruption: signals.descriptor)
+            connection = try WaylandConnection(timeoutMilliseconds: connectTimeoutMilliseconds(),
+                                               interruption: signals.descriptor)
         } catch where error.kind == .interrupted {
             return .success
         } catch {
@@ -52,6 +53,15 @@ public enum Wlslider {
         let role = surfaceRole(options, connection: connection, configuration: &configuration)
         return Session(options: options, configuration: configuration, connection: connection, role: role)
             .run(signals: signals)
+    }
+
+    /// How long connecting may take: 5 s, or `WLSLIDER_CONNECT_TIMEOUT_MS` (a compositor across a
+    /// slow link, say through waypipe, may need longer).
+    static func connectTimeoutMilliseconds() -> Int32 {
+        guard let text = environmentVariable("WLSLIDER_CONNECT_TIMEOUT_MS"), let value = Int32(text), value > 0 else {
+            return WaylandConnection.connectTimeoutMilliseconds
+        }
+        return value
     }
 
     /// The toplevel window, or a layer surface at the screen edge in edge mode. Without layer-shell,

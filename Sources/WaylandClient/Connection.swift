@@ -101,8 +101,9 @@ public final class WaylandConnection {
         }
         // On a throw below, the registry and then the display are released in that order.
         let registry = Registry(display: DisplayHandle(display))
-        let wait = RoundtripWait(display: display, timeoutMilliseconds: timeoutMilliseconds, interruption: interruption)
-        try wait.roundtrip(while: "waiting for the compositor's globals")
+        let wait = RoundtripWait(display: display, timeoutMilliseconds: timeoutMilliseconds, interruption: interruption,
+                                 name: WaylandConnection.displayDescription(displayName))
+        try wait.roundtrip(while: "waiting for its globals")
         let plan = try planBindings(registry.advertised)
         func bind(_ spec: GlobalSpec, _ interface: UnsafePointer<wl_interface>) -> BoundGlobal? {
             guard let binding = plan.singletons[spec.interface] else { return nil }
@@ -122,7 +123,7 @@ public final class WaylandConnection {
         registry.connection = self
         for binding in plan.seats { addSeat(binding) }
         for binding in plan.outputs { addOutput(binding) }
-        try wait.roundtrip(while: "waiting for the seats' and outputs' state")
+        try wait.roundtrip(while: "waiting for its seats' and outputs' state")
     }
 
     deinit {
@@ -322,6 +323,12 @@ public final class WaylandConnection {
         return WaylandError(.connectionLost, "lost the connection to the compositor while \(doing): \(reason)")
     }
 
+    /// Where `wl_display_connect(name)` connects, for messages: "wayland-1", or "WAYLAND_SOCKET=5".
+    static func displayDescription(_ name: String?) -> String {
+        if name == nil, let socket = environmentVariable("WAYLAND_SOCKET") { return "WAYLAND_SOCKET=\(socket)" }
+        return name ?? environmentVariable("WAYLAND_DISPLAY") ?? "wayland-0"
+    }
+
     private static func connectFailure(_ name: String?, errno code: Errno) -> WaylandError {
         if let socket = environmentVariable("WAYLAND_SOCKET"), name == nil {
             return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): \(code)")
@@ -348,10 +355,12 @@ final class RoundtripWait {
     private let deadline: MonotonicInstant
     private let timeoutMilliseconds: Int32
     private let interruption: Descriptor?
+    private let name: String
     private var done = false
 
-    init(display: OpaquePointer, timeoutMilliseconds: Int32, interruption: Descriptor?) {
+    init(display: OpaquePointer, timeoutMilliseconds: Int32, interruption: Descriptor?, name: String) {
         self.display = display
+        self.name = name
         self.timeoutMilliseconds = timeoutMilliseconds
         deadline = MonotonicInstant.now().advanced(byMilliseconds: Double(timeoutMilliseconds))
         self.interruption = interruption
@@ -404,7 +413,7 @@ final class RoundtripWait {
         if fds[0].revents == 0 {
             wl_display_cancel_read(display)
             if MonotonicInstant.now() >= deadline {
-                throw WaylandError(.timedOut, "the compositor did not answer within \(timeoutMilliseconds) ms while \(doing)")
+                throw WaylandError(.timedOut, "the compositor at \(name) did not answer within \(timeoutMilliseconds) ms (while \(doing))")
             }
             return
         }

@@ -41,13 +41,20 @@ final class WlsliderProcess {
     /// connection, plus `environment` (normally a compositor's `WAYLAND_DISPLAY` and
     /// `XDG_RUNTIME_DIR`). Signal mask and dispositions are reset: the test runner's threads
     /// block signals and may ignore SIGPIPE, which the child would otherwise inherit.
-    init(_ arguments: [String], environment: [String: String], executable: String = wlsliderPath) throws {
+    ///
+    /// `redirections` are shell redirections applied as it starts (`<&-`, `>/dev/full`, `2>&1`):
+    /// it then runs through `sh -c 'exec "$0" "$@" REDIRECTIONS'`, with the same pid.
+    init(_ arguments: [String], environment: [String: String], executable: String = wlsliderPath,
+         redirections: String = "") throws {
         self.arguments = arguments
         self.executable = executable
         let stdin = try Self.pipe(), stdout = try Self.pipe(), stderr = try Self.pipe()
         defer { [stdin.read, stdout.write, stderr.write].forEach { _ = close($0) } }
+        let command = redirections.isEmpty
+            ? [executable] + arguments
+            : ["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirections)", executable] + arguments
         do {
-            pid = try Self.spawn([executable] + arguments, environment: Self.childEnvironment(environment),
+            pid = try Self.spawn(command, environment: Self.childEnvironment(environment),
                                  stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
         } catch {
             [stdin.write, stdout.read, stderr.read].forEach { _ = close($0) }
@@ -96,6 +103,28 @@ final class WlsliderProcess {
 
     func signal(_ signal: Int32) {
         kill(pid, signal)
+    }
+
+    /// CPU time its threads have used so far, in nanoseconds (the first field of each
+    /// `/proc/PID/task/*/schedstat`).
+    var cpuNanoseconds: UInt64 {
+        var total: UInt64 = 0
+        guard let tasks = opendir("/proc/\(pid)/task") else { return 0 }
+        defer { closedir(tasks) }
+        while let entry = readdir(tasks) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true else { continue }
+            let text = String(decoding: readFile("/proc/\(pid)/task/\(name)/schedstat"), as: UTF8.self)
+            total += text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0
+        }
+        return total
+    }
+
+    /// The CPU time it uses over `duration` while it should be idle, in milliseconds.
+    func idleCPUMilliseconds(over duration: Duration) async throws -> Double {
+        let before = cpuNanoseconds
+        try await Task.sleep(for: duration)
+        return Double(cpuNanoseconds - before) / 1e6
     }
 
     // MARK: What it said
