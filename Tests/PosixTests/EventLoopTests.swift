@@ -129,5 +129,83 @@ private final class Pipe {
         #expect(t.advanced(byNanoseconds: -200).nanoseconds == 0)
         #expect(t.advanced(byMilliseconds: 1).nanoseconds == 1_000_100)
         #expect(t < t.advanced(byNanoseconds: 1))
+        #expect(t.advanced(byNanoseconds: .max).advanced(byNanoseconds: .max).nanoseconds == .max, "saturates, never traps")
+        #expect(t.advanced(byMilliseconds: .infinity).nanoseconds >= UInt64(Int64.max))
+        #expect(t.advanced(byMilliseconds: -.infinity).nanoseconds == 0)
+        #expect(t.advanced(byMilliseconds: .nan) == t)
+        #expect(t.nanoseconds(since: t.advanced(byNanoseconds: 50)) == 0)
+    }
+
+    /// Timers run on the loop's clock: a manual clock makes their order and deadlines exact.
+    @Test func timersFollowAnInjectedClock() throws {
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        var fired: [String] = []
+        loop.addTimer(afterMilliseconds: 16) { fired.append("16") }
+        loop.addTimer(afterMilliseconds: 5) {
+            fired.append("5")
+            // Added by a handler with a deadline already due: waits for the next iteration.
+            loop.addTimer(afterMilliseconds: 0) { fired.append("added") }
+        }
+        try loop.runOnce()
+        #expect(fired == [], "nothing is due before the clock moves")
+        clock.advance(byMilliseconds: 5)
+        try loop.runOnce()
+        #expect(fired == ["5"])
+        try loop.runOnce()
+        #expect(fired == ["5", "added"])
+        clock.advance(byMilliseconds: 100)
+        try loop.runOnce()
+        #expect(fired == ["5", "added", "16"])
+        #expect(loop.timerCount == 0, "an idle loop holds no timer")
+    }
+
+    /// A timer cancelled by an earlier timer of the same round does not fire.
+    @Test func timerCancelledInTheSameRoundDoesNotFire() throws {
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        var fired: [String] = []
+        var second: EventLoop.TimerToken?
+        loop.addTimer(afterMilliseconds: 1) {
+            fired.append("first")
+            loop.cancelTimer(second!)
+        }
+        second = loop.addTimer(afterMilliseconds: 2) { fired.append("second") }
+        clock.advance(byMilliseconds: 10)
+        try loop.runOnce()
+        #expect(fired == ["first"])
+    }
+
+    /// stop() before run() (a sink that failed on the very first value) is not forgotten.
+    @Test func stopBeforeRunReturnsAtOnce() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        loop.addSource(fd: pipe.read, events: .readable) { _ in Issue.record("ran") }
+        loop.stop()
+        try loop.run()
+        // And the next run runs again.
+        loop.addTimer(afterMilliseconds: 1) { loop.stop() }
+        try loop.run()
+    }
+
+    /// A source that does not resolve POLLERR is called again at once: the rule every sink obeys
+    /// (read the error off, or stop polling). Here a pipe whose reader is gone.
+    @Test func errorConditionsAreReportedEvenWhenNotAskedFor() throws {
+        let loop = EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        defer { close(fds[1]) }
+        var calls = 0
+        var seen: EventLoop.Events = []
+        var token: EventLoop.SourceToken?
+        token = loop.addSource(fd: fds[1], events: []) { events in
+            seen = events
+            calls += 1
+            loop.removeSource(token!)
+        }
+        try loop.run()
+        #expect(calls == 1)
+        #expect(seen.contains(.error))
     }
 }

@@ -250,7 +250,9 @@ struct FailureTests {
             #expect(try await run.waitForExit() == 0)
             // The final run was started before wlslider exited; it may finish just after.
             try await run.wait(for: "the final value's run") { String(decoding: readFile(log), as: UTF8.self).hasSuffix("90.00\n") }
-            #expect(String(decoding: readFile(log), as: UTF8.self) == "10.00\n90.00\n")
+            // A loaded machine may let the first run end mid-glide: then a value on the way ran too.
+            let runs = String(decoding: readFile(log), as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(runs.first == "10.00" && runs.last == "90.00" && runs.count <= 3, "\(runs)")
         }
     }
 
