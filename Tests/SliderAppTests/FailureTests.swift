@@ -180,6 +180,33 @@ struct FailureTests {
         }
     }
 
+    /// stdout is a terminal whose output is stopped (Ctrl-S): writes would block forever. The
+    /// loop never blocks on it: input is still taken, and SIGTERM still ends wlslider promptly.
+    @Test func pausedTerminalNeverBlocksTheLoop() async throws {
+        // posix_openpt and friends are not in Swift's Glibc module: the same through /dev/ptmx.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        #expect(master >= 0)
+        defer { close(master) }
+        // TIOCSPTLCK and TIOCGPTN (Linux's generic ioctl numbers, as on x86-64 and arm64).
+        let unlockRequest: UInt = 0x4004_5431, numberRequest: UInt = 0x8004_5430
+        var unlock: Int32 = 0, number: UInt32 = 0
+        #expect(ioctl(master, unlockRequest, &unlock) == 0 && ioctl(master, numberRequest, &number) == 0)
+        let slavePath = "/dev/pts/\(number)"
+        let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        defer { close(slave) }
+        #expect(tcflow(slave, TCOOFF) == 0, "Ctrl-S")
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let run = try WlsliderProcess(["--value", "0"], environment: compositor.environment,
+                                          redirections: ">\(slavePath)")
+            _ = try await compositor.waitForSurface(role: .toplevel, timeout: patience)
+            for value in stride(from: 5, through: 100, by: 5) { run.send("\(value)\n") }
+            try await Task.sleep(for: .milliseconds(500))
+            run.send("quit\n")
+            #expect(try await run.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(run.stderrText == "", "\(run.summary)")
+        }
+    }
+
     // MARK: A window nobody sees
 
     /// Frame callbacks withheld (a hidden workspace, a minimised window, a stalled compositor):
