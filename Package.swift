@@ -9,7 +9,7 @@
 //   SliderRender   draws the slider into ARGB8888 pixels with pixman (the only importer of CPixman)
 //   WaylandClient  talks to the compositor (the only importer of libwayland-client and xkbcommon)
 //   SliderOutput   where the value stream goes: stdout lines, OSC, exec hook, audio-rate samples
-//   SliderApp      ties them together: options, the event loop, frame pacing
+//   SliderApp      ties them together: options, the sinks and surface on one loop, frame pacing
 //   wlslider       the command-line entry point
 // C libraries are wrapped in system-library targets (C*); generated protocol code lives in
 // CWaylandProtocols (see scripts/generate-protocols).

@@ -57,6 +57,13 @@ extension Int64 {
     }
 }
 
+/// Unix time in seconds (`CLOCK_REALTIME`): for timestamps others read, such as OSC timetags.
+public func wallClockSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 /// Where the event loop and the app read the time: the system's monotonic clock, or a clock a test
 /// advances by hand.
 public protocol MonotonicClock: AnyObject {

@@ -26,6 +26,9 @@ public struct SignalDescriptor: ~Copyable {
     }
 }
 
+/// The signals that end wlslider cleanly: SIGINT (Ctrl-C) and SIGTERM.
+public let terminationSignals: [Int32] = [SIGINT, SIGTERM]
+
 /// Ignores SIGPIPE, so a write to a pipe without a reader fails with EPIPE instead of killing the
 /// process: every sink handles EPIPE itself.
 public func ignoreBrokenPipeSignal() {

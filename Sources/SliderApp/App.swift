@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
 import SliderEngine
 import SliderOutput
@@ -34,7 +31,7 @@ public enum Wlslider {
         // SIGINT and SIGTERM become events from here on, so they end even a connect cleanly.
         let signals: SignalDescriptor
         do {
-            signals = try SignalDescriptor(blocking: [SIGINT, SIGTERM])
+            signals = try SignalDescriptor(blocking: terminationSignals)
         } catch {
             report(error.description)
             return .failure

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
 import SliderEngine
 import SliderOutput
@@ -51,7 +48,7 @@ final class ValueOutputs {
         }
         osc = try options.osc.map { destination throws(SinkSetupError) in
             try OSCSender(destination: destination, mapping: options.format.mapping,
-                          timing: options.oscTimetags ? .timetagged(wallClockAtStart: Self.wallClock() - clock.now()) : .immediate)
+                          timing: options.oscTimetags ? .timetagged(wallClockAtStart: wallClockSeconds() - clock.now()) : .immediate)
         }
         exec = options.exec.map { ExecHook(template: $0, format: options.format) }
         if let destination = options.audioOut {
@@ -195,11 +192,5 @@ final class ValueOutputs {
         for warning in osc?.takeWarnings() ?? [] { report(warning) }
         for warning in exec?.takeWarnings() ?? [] { report(warning) }
         for warning in audio?.takeWarnings() ?? [] { report(warning) }
-    }
-
-    private static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
