@@ -253,7 +253,7 @@ public struct Slider: Sendable {
     private mutating func scroll(pixels: Double, axis: ScrollAxis, time t: Double) -> Bool {
         guard gesture == nil, pixels.isFinite else { return false }
         let movement = axis == .vertical ? -pixels : pixels
-        let goal = ((scrollValue ?? glide.target) + movement / layout.travel * configuration.span).clamped(to: range)
+        let goal = ((scrollValue ?? glide.target) + movement / layout.inputTravel * configuration.span).clamped(to: range)
         scrollValue = goal
         glide(to: snapped(goal), at: t, duration: configuration.dragDuration, keepPace: configuration.dragDuration)
         return true
