@@ -56,13 +56,15 @@ struct ThumbSprite {
     let placed: PlacedImage
 
     /// Rasterizes the thumb of `key` at `scale` in `color` (premultiplied ARGB); `shadow` adds
-    /// the blurred drop shadow beneath it.
-    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool) {
+    /// the blurred drop shadow beneath it. `part` limits it to those pixels of its box (relative
+    /// to the centre pixel, as the box is).
+    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool, over part: PixelRect? = nil) {
         let disc = key.disc
         var cast = disc
         cast.centreY += ShadowLook.offsetY * scale
         let sigma = ShadowLook.sigma * scale
-        let box = shadow ? Self.box(around: disc).union(Self.box(around: cast, reach: ShadowLook.reach * scale)) : Self.box(around: disc)
+        let whole = Self.box(for: key, scale: scale, shadow: shadow)
+        let box = part.map { whole.intersection($0) ?? PixelRect(x: whole.x, y: whole.y, width: 0, height: 0) } ?? whole
         let thumb = (a: Double(color >> 24), r: Double((color >> 16) & 0xFF), g: Double((color >> 8) & 0xFF), b: Double(color & 0xFF))
         placed = PlacedImage(spriteOver: box) { column, row in
             let x = Double(column) + 0.5, y = Double(row) + 0.5
@@ -73,6 +75,15 @@ struct ThumbSprite {
             func byte(_ v: Double) -> UInt32 { UInt32(min(max(v, 0), 255) + 0.5) }
             return byte(alpha) << 24 | byte(thumb.r * cover) << 16 | byte(thumb.g * cover) << 8 | byte(thumb.b * cover)
         }
+    }
+
+    /// The pixels the sprite of `key` covers, relative to the pixel containing the thumb's centre.
+    static func box(for key: ThumbKey, scale: Double, shadow: Bool) -> PixelRect {
+        let disc = key.disc
+        guard shadow else { return box(around: disc) }
+        var cast = disc
+        cast.centreY += ShadowLook.offsetY * scale
+        return box(around: disc).union(box(around: cast, reach: ShadowLook.reach * scale))
     }
 
     /// The pixels within `reach` of the disc's edge.
