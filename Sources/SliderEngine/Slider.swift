@@ -84,9 +84,9 @@ public struct Slider: Sendable {
                 at time: Double = 0) throws(SliderError) {
         try configuration.validate()
         let v = value ?? configuration.minimum
-        guard v.isFinite else { throw .notFinite("value") }
+        guard v.isFinite else { throw .notFinite(.value) }
         guard v >= configuration.minimum, v <= configuration.maximum else {
-            throw .outOfRange("value", v, minimum: configuration.minimum, maximum: configuration.maximum)
+            throw .outOfRange(.value, v, minimum: configuration.minimum, maximum: configuration.maximum)
         }
         self.configuration = configuration
         layout = SliderLayout(configuration: configuration, size: size ?? configuration.preferredSize)
@@ -265,7 +265,7 @@ public struct Slider: Sendable {
     /// clamped; a non-finite one is refused. During a gesture the gesture wins: the target applies
     /// when it ends.
     public mutating func setTarget(_ value: Double, at t: Double) throws(SliderError) {
-        guard value.isFinite else { throw .notFinite("value") }
+        guard value.isFinite else { throw .notFinite(.value) }
         let t = tick(t)
         let v = snapped(value)
         scrollValue = nil
@@ -278,7 +278,7 @@ public struct Slider: Sendable {
 
     /// Moves the target by `delta` (relative commands such as `+5`).
     public mutating func moveTarget(by delta: Double, at t: Double) throws(SliderError) {
-        guard delta.isFinite else { throw .notFinite("change") }
+        guard delta.isFinite else { throw .notFinite(.change) }
         try setTarget((pendingExternalTarget ?? glide.target) + delta, at: t)
     }
 

@@ -78,8 +78,9 @@ struct NumberList: ExpressibleByArgument {
         self.numbers = numbers
     }
 
+    /// The numbers as the user would type them: `1,0.5`, `1e+300` (no conversion that can trap).
     var defaultValueDescription: String {
-        numbers.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ",")
+        numbers.map(\.compact).joined(separator: ",")
     }
 }
 

@@ -146,6 +146,10 @@ extension StringProtocol {
         (["--scale-output", "1:1"], ["--scale-output", "1:1"]),
         (["--audio-out", ""], ["--audio-out"]),
         (["--value"], ["--value"]),
+        // Numbers at the ends of Double: spans and lists that overflow.
+        (["--min", "-1e308", "--max", "1e308"], ["--min -1e+308", "--max 1e+308", "too wide"]),
+        (["--scrub-speeds", "1e308,1,1,1"], ["--scrub-speeds 1e+308,1,1,1", "--scrub-offsets"]),
+        (["--step", "1e999"], ["--step", "inf"]),
     ]
 
     /// One `Error:` line naming the option and the bad text, then only argument-parser's usage
