@@ -148,6 +148,7 @@ extension StringProtocol {
         (["--value"], ["--value"]),
         // Numbers at the ends of Double: spans and lists that overflow.
         (["--min", "-1e308", "--max", "1e308"], ["--min -1e+308", "--max 1e+308", "too wide"]),
+        (["--scale-output", "-1e308:1e308"], ["--scale-output", "-1e308:1e308", "too wide"]),
         (["--scrub-speeds", "1e308,1,1,1"], ["--scrub-speeds 1e+308,1,1,1", "--scrub-offsets"]),
         (["--step", "1e999"], ["--step", "inf"]),
     ]
