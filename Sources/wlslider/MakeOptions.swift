@@ -19,8 +19,11 @@ extension WlsliderCommand {
         for case let (name, v?) in numbers where !v.isFinite {
             throw ValidationError("\(name) must be a finite number, not \(v)")
         }
-        if let size, size.size == nil {
+        if let size, size.sides == nil {
             throw ValidationError("--size \(size.text): expected WIDTHxHEIGHT in whole logical pixels from 1 to \(SizeArgument.limit), e.g. 320x48")
+        }
+        if let size, size.size == nil {
+            throw ValidationError("--size \(size.text): at most \(SizeArgument.areaLimit) pixels in all (e.g. 8192x4096), so that the window's buffers fit in shared memory")
         }
         options.slider = try sliderConfiguration()
         if let value {
@@ -30,7 +33,7 @@ extension WlsliderCommand {
         }
         options.value = value
         options.size = size?.size ?? options.slider.preferredSize
-        options.title = title
+        options.title = Self.shortened(title: title)
         options.style = style(edgeMode: edge != nil)
         options.output = try outputOptions()
         options.exitOnEOF = exitOnEof
@@ -107,6 +110,20 @@ extension WlsliderCommand {
         case .value: "--value"
         case .thumbDiameter, .edgeDuration, .keyStep, .pageFraction, .change: nil
         }
+    }
+
+    /// The longest window title passed on, in UTF-8 bytes. A Wayland message holds at most 4 KiB,
+    /// and libwayland drops the connection rather than send a longer one.
+    static let titleLimit = 1024
+
+    /// `title` cut after its last whole character within ``titleLimit`` bytes.
+    static func shortened(title: String) -> String {
+        guard title.utf8.count > titleLimit else { return title }
+        var bytes = 0
+        return String(title.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= titleLimit
+        })
     }
 
     private func style(edgeMode: Bool) -> SliderStyle {
