@@ -72,7 +72,7 @@ struct ThumbSprite {
             let dark = shadow ? ShadowLook.opacity * Disc.blurredCoverage(distance: cast.signedDistance(x: x, y: y), sigma: sigma) : 0
             // Premultiplied "thumb over shadow": the shadow is black, so it only adds alpha.
             let alpha = thumb.a * cover + 255 * dark * (1 - thumb.a * cover / 255)
-            func byte(_ v: Double) -> UInt32 { UInt32(min(max(v, 0), 255) + 0.5) }
+            func byte(_ v: Double) -> UInt32 { v > 0 ? UInt32(min(v, 255) + 0.5) : 0 }
             return byte(alpha) << 24 | byte(thumb.r * cover) << 16 | byte(thumb.g * cover) << 8 | byte(thumb.b * cover)
         }
     }
@@ -86,11 +86,13 @@ struct ThumbSprite {
         return box(around: disc).union(box(around: cast, reach: ShadowLook.reach * scale))
     }
 
-    /// The pixels within `reach` of the disc's edge.
+    /// The pixels within `reach` of the disc's edge. Edges are clamped to ±2^26 pixels (the disc
+    /// is at most 2^24 across; a shadow that reaches further comes only with an absurd scale).
     private static func box(around disc: Disc, reach: Double = 0) -> PixelRect {
-        let extent = disc.radius + reach
-        let left = Int(floor(disc.centreX - extent)), top = Int(floor(disc.centreY - extent))
-        let right = Int(ceil(disc.centreX + extent)), bottom = Int(ceil(disc.centreY + extent))
+        let extent = disc.radius + reach, limit = 4 * DeviceLayout.coordinateLimit
+        func pixel(_ v: Double) -> Int { Int(min(max(v, -limit), limit)) }
+        let left = pixel(floor(disc.centreX - extent)), top = pixel(floor(disc.centreY - extent))
+        let right = pixel(ceil(disc.centreX + extent)), bottom = pixel(ceil(disc.centreY + extent))
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 }

@@ -155,6 +155,18 @@ struct DegenerateRenderTests {
         }
     }
 
+    @Test("absurd scales (1e-300 to 1e300, a compositor's largest 2^32/120) draw without trapping")
+    func absurdScales() {
+        for scale in [1e-300, 1e-3, 35_791_394.1, 1e300] {
+            for shape in [TrackShape.capsule, .wedge] {
+                let renderer = SliderRenderer(style: SliderStyle(trackShape: shape))
+                let buffer = GuardedBuffer(width: 32, height: 32)
+                _ = buffer.render(renderer, TestScene.make(axis: .horizontal, shape: shape, value: 0.5, grow: 2), scale: scale)
+                #expect(buffer.damagedGuardPixels == 0 && buffer.paintedPixels == 32 * 32, "scale \(scale)")
+            }
+        }
+    }
+
     @Test("a thumb far larger than the buffer is drawn where it lands without a sprite of its own size")
     func hugeThumb() {
         let renderer = SliderRenderer(style: SliderStyle(thumbColor: Color(red: 0, green: 0, blue: 255)))
