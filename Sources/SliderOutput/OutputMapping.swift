@@ -107,12 +107,17 @@ public struct OutputMapping: Equatable, Sendable {
     public func apply(to samples: UnsafeMutableBufferPointer<Float>, range: SliderRange) {
         if scale == nil && curve == .linear { return }
         for index in samples.indices {
-            let mapped = map(Double(samples[index]), range: range)
-            // A Float ends near 3.4e38: beyond, the largest Float rather than an infinity that was
-            // never asked for (the db curve's silence stays −infinity).
-            samples[index] = mapped == -.infinity ? -.infinity
-                : Float(Swift.min(Swift.max(mapped, -Double(Float.greatestFiniteMagnitude)), Double(Float.greatestFiniteMagnitude)))
+            samples[index] = mapToFloat(Double(samples[index]), range: range)
         }
+    }
+
+    /// ``map(_:range:)`` for a 32-bit sink (audio-rate samples, OSC's `f` argument). A Float ends
+    /// near 3.4e38: beyond, the largest Float rather than an infinity that was never asked for;
+    /// the db curve's silence stays −infinity.
+    public func mapToFloat(_ value: Double, range: SliderRange) -> Float {
+        let mapped = map(value, range: range)
+        if mapped == -.infinity { return -.infinity }
+        return Float(Swift.min(Swift.max(mapped, -Double(Float.greatestFiniteMagnitude)), Double(Float.greatestFiniteMagnitude)))
     }
 
     /// `{percent}`: the position in the slider's range, 0…100, clamped (a spring's overshoot never

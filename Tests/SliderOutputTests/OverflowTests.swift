@@ -69,5 +69,10 @@ import Testing
         var decibels: [Float] = [0, 100]
         decibels.withUnsafeMutableBufferPointer { OutputMapping(scale: nil, curve: .db).apply(to: $0, range: SliderRange(min: 0, max: 100)) }
         #expect(decibels == [-.infinity, 0])
+        // The same for one value (OSC's float argument): the identity mapping too.
+        let wide = SliderRange(min: -1e308, max: 7e307)
+        #expect(OutputMapping.identity.mapToFloat(-1e308, range: wide) == -.greatestFiniteMagnitude)
+        #expect(OutputMapping.identity.mapToFloat(7e307, range: wide) == .greatestFiniteMagnitude)
+        #expect(OutputMapping(scale: nil, curve: .db).mapToFloat(-1e308, range: wide) == -.infinity)
     }
 }
