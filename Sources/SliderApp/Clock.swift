@@ -33,11 +33,17 @@ final class AppClock {
         origin = clock.now().seconds
     }
 
-    /// Seconds since start now: extrapolated from the last compositor timestamp.
+    /// The latest `now()` returned: `now()` never goes back, even when a stamp pulls the
+    /// extrapolation back a little (a compositor whose clock lags ours).
+    private var latest = -Double.infinity
+
+    /// Seconds since start now: extrapolated from the last compositor timestamp, never less than
+    /// what it returned before.
     func now() -> Double {
         let m = monotonicSeconds()
-        guard let last = lastStamp else { return m - origin }
-        return last.time + (m - last.monotonic)
+        let extrapolated = lastStamp.map { $0.time + (m - $0.monotonic) } ?? m - origin
+        latest = max(latest, extrapolated)
+        return latest
     }
 
     /// The engine time of a compositor timestamp (milliseconds, wrapping at 2³²).

@@ -240,11 +240,18 @@ final class SliderController: SliderSurfaceDelegate {
         frameTimer = nil
     }
 
-    /// The smallest whole-pixel rectangle containing `r`.
+    /// The smallest whole-pixel rectangle containing `r`, within what 32-bit Wayland coordinates
+    /// hold: edges beyond ±2^31 are clamped there, and a rectangle with a NaN edge is empty.
     static func logicalRect(enclosing r: SliderRect) -> LogicalRect {
-        let x0 = r.minX.rounded(.down), y0 = r.minY.rounded(.down)
-        let x1 = r.maxX.rounded(.up), y1 = r.maxY.rounded(.up)
-        return LogicalRect(x: Int32(x0), y: Int32(y0), width: Int32(max(0, x1 - x0)), height: Int32(max(0, y1 - y0)))
+        guard !(r.minX.isNaN || r.minY.isNaN || r.maxX.isNaN || r.maxY.isNaN) else {
+            return LogicalRect(x: 0, y: 0, width: 0, height: 0)
+        }
+        func clamped(_ v: Double) -> Double { min(max(v, Double(Int32.min)), Double(Int32.max)) }
+        let x0 = clamped(r.minX.rounded(.down)), y0 = clamped(r.minY.rounded(.down))
+        let x1 = clamped(r.maxX.rounded(.up)), y1 = clamped(r.maxY.rounded(.up))
+        return LogicalRect(x: Int32(x0), y: Int32(y0),
+                           width: Int32(min(max(0, x1 - x0), Double(Int32.max))),
+                           height: Int32(min(max(0, y1 - y0), Double(Int32.max))))
     }
 }
 

@@ -94,29 +94,35 @@ public struct SliderConfiguration: Sendable, Equatable {
     public var resolvedKeyStep: Double { keyStep ?? step ?? span / 100 }
 
     /// Checks every field; the error names the field and the offending numbers.
+    ///
+    /// Beyond each field's own bounds, the range must be representable: `maximum − minimum` must
+    /// be finite, or every fraction of the range (and every value derived from one) would be
+    /// infinite or NaN. Large steps, key steps and thicknesses need no such limit: targets are
+    /// clamped into the range and the layout clamps the shapes to the surface.
     public func validate() throws(SliderError) {
-        try Self.requireFinite(minimum, "minimum")
-        try Self.requireFinite(maximum, "maximum")
+        try Self.requireFinite(minimum, .minimum)
+        try Self.requireFinite(maximum, .maximum)
         guard maximum > minimum else { throw .invalidRange(minimum: minimum, maximum: maximum) }
+        guard span.isFinite else { throw .rangeTooWide(minimum: minimum, maximum: maximum) }
         if let step {
-            try Self.requireFinite(step, "step")
-            guard step > 0, step <= span else { throw .invalid("step", step, "must be > 0 and at most the range \(span.formattedCompactly)") }
+            try Self.requireFinite(step, .step)
+            guard step > 0, step <= span else { throw .invalid(.step, step, "must be > 0 and at most the range \(span.formattedCompactly)") }
         }
-        try Self.requirePositive(thickness, "thickness")
-        if let thumbDiameter { try Self.requirePositive(thumbDiameter, "thumb diameter") }
-        if let trackThickness { try Self.requirePositive(trackThickness, "track thickness") }
-        try Self.requireFinite(thumbScale, "thumb scale")
-        guard thumbScale >= 1, thumbScale <= 10 else { throw .invalid("thumb scale", thumbScale, "must be between 1 and 10") }
-        for (name, d) in [("thumb duration", thumbDuration), ("jump duration", jumpDuration),
-                          ("drag duration", dragDuration), ("edge duration", edgeDuration),
-                          ("edge hide delay", edgeHideDelay)] {
-            try Self.requireFinite(d, name)
-            guard d >= 0, d <= 60 else { throw .invalid(name, d, "must be between 0 and 60 seconds") }
+        try Self.requirePositive(thickness, .thickness)
+        if let thumbDiameter { try Self.requirePositive(thumbDiameter, .thumbDiameter) }
+        if let trackThickness { try Self.requirePositive(trackThickness, .trackThickness) }
+        try Self.requireFinite(thumbScale, .thumbScale)
+        guard thumbScale >= 1, thumbScale <= 10 else { throw .invalid(.thumbScale, thumbScale, "must be between 1 and 10") }
+        for (field, d) in [(SliderError.Field.thumbDuration, thumbDuration), (.jumpDuration, jumpDuration),
+                           (.dragDuration, dragDuration), (.edgeDuration, edgeDuration),
+                           (.edgeHideDelay, edgeHideDelay)] {
+            try Self.requireFinite(d, field)
+            guard d >= 0, d <= 60 else { throw .invalid(field, d, "must be between 0 and 60 seconds") }
         }
         try validateScrubbing()
-        if let keyStep { try Self.requirePositive(keyStep, "key step") }
-        try Self.requireFinite(pageFraction, "page fraction")
-        guard pageFraction > 0, pageFraction <= 1 else { throw .invalid("page fraction", pageFraction, "must be in (0, 1]") }
+        if let keyStep { try Self.requirePositive(keyStep, .keyStep) }
+        try Self.requireFinite(pageFraction, .pageFraction)
+        guard pageFraction > 0, pageFraction <= 1 else { throw .invalid(.pageFraction, pageFraction, "must be in (0, 1]") }
         if let edge, edge.orientation != orientation {
             throw .edgeOrientation(edge: edge, orientation: orientation)
         }
@@ -135,35 +141,100 @@ public struct SliderConfiguration: Sendable, Equatable {
         }
     }
 
-    private static func requireFinite(_ v: Double, _ name: String) throws(SliderError) {
-        guard v.isFinite else { throw .notFinite(name) }
+    private static func requireFinite(_ v: Double, _ field: SliderError.Field) throws(SliderError) {
+        guard v.isFinite else { throw .notFinite(field) }
     }
 
-    private static func requirePositive(_ v: Double, _ name: String) throws(SliderError) {
-        try requireFinite(v, name)
-        guard v > 0 else { throw .invalid(name, v, "must be > 0") }
+    private static func requirePositive(_ v: Double, _ field: SliderError.Field) throws(SliderError) {
+        try requireFinite(v, field)
+        guard v > 0 else { throw .invalid(field, v, "must be > 0") }
     }
 }
 
 /// Why the engine refused a configuration or a value. Each description is one line.
 public enum SliderError: Error, Sendable, Equatable, CustomStringConvertible {
-    case notFinite(String)
+    /// What an error is about: a field of ``SliderConfiguration``, or a value given to the slider.
+    /// Callers that present errors in their own terms (the command line names its options) switch
+    /// over it.
+    public enum Field: String, Sendable, CaseIterable {
+        case minimum, maximum
+        /// The minimum and maximum together.
+        case range
+        case step, thickness, thumbDiameter, trackThickness, thumbScale
+        case thumbDuration, jumpDuration, dragDuration, edgeDuration, edgeHideDelay
+        /// The scrubbing speeds and offsets together.
+        case scrubbing
+        case keyStep, pageFraction
+        /// The edge together with the orientation.
+        case edge
+        /// A value: the initial one, or a target from outside.
+        case value
+        /// A relative change of the target from outside.
+        case change
+
+        /// The field's name in messages, e.g. "thumb duration".
+        public var name: String {
+            switch self {
+            case .minimum: "minimum"
+            case .maximum: "maximum"
+            case .range: "range"
+            case .step: "step"
+            case .thickness: "thickness"
+            case .thumbDiameter: "thumb diameter"
+            case .trackThickness: "track thickness"
+            case .thumbScale: "thumb scale"
+            case .thumbDuration: "thumb duration"
+            case .jumpDuration: "jump duration"
+            case .dragDuration: "drag duration"
+            case .edgeDuration: "edge duration"
+            case .edgeHideDelay: "edge hide delay"
+            case .scrubbing: "scrubbing"
+            case .keyStep: "key step"
+            case .pageFraction: "page fraction"
+            case .edge: "edge"
+            case .value: "value"
+            case .change: "change"
+            }
+        }
+    }
+
+    /// The field must be a finite number.
+    case notFinite(Field)
+    /// The maximum is not greater than the minimum.
     case invalidRange(minimum: Double, maximum: Double)
-    case outOfRange(String, Double, minimum: Double, maximum: Double)
-    case invalid(String, Double, String)
+    /// The range is wider than a Double holds: maximum − minimum overflows to infinity.
+    case rangeTooWide(minimum: Double, maximum: Double)
+    /// A value outside the range.
+    case outOfRange(Field, Double, minimum: Double, maximum: Double)
+    /// The field's number breaks the rule given as the last part.
+    case invalid(Field, Double, String)
+    /// The scrubbing speeds and offsets do not fit together.
     case scrubbing(String)
+    /// An edge-mode slider must lie along its edge.
     case edgeOrientation(edge: ScreenEdge, orientation: Orientation)
+
+    /// What the error is about.
+    public var field: Field {
+        switch self {
+        case .notFinite(let field), .outOfRange(let field, _, _, _), .invalid(let field, _, _): field
+        case .invalidRange, .rangeTooWide: .range
+        case .scrubbing: .scrubbing
+        case .edgeOrientation: .edge
+        }
+    }
 
     public var description: String {
         switch self {
-        case .notFinite(let name):
-            "\(name) must be a finite number"
+        case .notFinite(let field):
+            "\(field.name) must be a finite number"
         case .invalidRange(let lo, let hi):
             "the maximum (\(hi.formattedCompactly)) must be greater than the minimum (\(lo.formattedCompactly))"
-        case .outOfRange(let name, let v, let lo, let hi):
-            "\(name) \(v.formattedCompactly) is outside the range \(lo.formattedCompactly)…\(hi.formattedCompactly)"
-        case .invalid(let name, let v, let why):
-            "\(name) \(v.formattedCompactly) \(why)"
+        case .rangeTooWide(let lo, let hi):
+            "the range \(lo.formattedCompactly)…\(hi.formattedCompactly) is too wide: maximum − minimum must be a finite number"
+        case .outOfRange(let field, let v, let lo, let hi):
+            "\(field.name) \(v.formattedCompactly) is outside the range \(lo.formattedCompactly)…\(hi.formattedCompactly)"
+        case .invalid(let field, let v, let why):
+            "\(field.name) \(v.formattedCompactly) \(why)"
         case .scrubbing(let why):
             "scrubbing: \(why)"
         case .edgeOrientation(let edge, let orientation):

@@ -16,8 +16,11 @@ struct Glide: Sendable, Equatable {
         /// from + (target − from) · y(p). A glide redirected mid-way keeps its start and duration and
         /// sets y0 to the progress reached, so it goes on at the same pace toward the new target.
         case curve(start: Double, duration: Double, curve: TimingCurve, gap: Double, y0: Double)
-        /// target + (c1 + c2·(t − start)) · e^(−ω·(t − start)) until `end`, then exactly target.
-        case spring(start: Double, omega: Double, c1: Double, c2: Double, end: Double)
+        /// target + (c1 + k·u) · e^(−u) with u = ω·(t − start), until `end`, then exactly target:
+        /// the critically damped spring target + (c1 + c2·(t − start)) · e^(−ω·(t − start)) with
+        /// k = c2/ω, kept in this form because ω·c1 overflows when the gap is near the largest
+        /// Double (a range of ±1e308), and k, c1 and the value never do.
+        case spring(start: Double, omega: Double, c1: Double, k: Double, end: Double)
     }
 
     /// Where the value is headed (and where it rests once the glide ends).
@@ -51,10 +54,11 @@ struct Glide: Sendable, Equatable {
             if t >= start + duration { return target }
             let y = t <= start ? 0 : curve.value(at: (t - start) / duration, hint: &hint)
             return target + gap * ((1 - max(y, y0)) / (1 - y0))
-        case let .spring(start, omega, c1, c2, end):
+        case let .spring(start, omega, c1, k, end):
             if t >= end { return target }
-            let dt = max(0, t - start)
-            return target + (c1 + c2 * dt) * exp(-omega * dt)
+            let u = omega * max(0, t - start), decay = exp(-u)
+            // u·e^(−u) ≤ 1/e and |k| ≤ |c1|: each term is at most the gap.
+            return target + (c1 * decay + k * (u * decay))
         }
     }
 
@@ -63,11 +67,14 @@ struct Glide: Sendable, Equatable {
         switch motion {
         case let .curve(start, duration, curve, gap, y0):
             guard t > start, t < start + duration else { return 0 }
-            return -gap / (1 - y0) / duration * min(curve.slope(at: (t - start) / duration), 1e6)
-        case let .spring(start, omega, c1, c2, end):
+            // The slope first: a zero slope times an overflowing gap / duration would be NaN.
+            return -gap * min(curve.slope(at: (t - start) / duration), 1e6) / (1 - y0) / duration
+        case let .spring(start, omega, c1, k, end):
             guard t < end else { return 0 }
-            let dt = max(0, t - start)
-            return (c2 - omega * (c1 + c2 * dt)) * exp(-omega * dt)
+            let u = omega * max(0, t - start), decay = exp(-u)
+            // May overflow to ±infinity for gaps near the largest Double, never to NaN; ``spring``
+            // copes with an infinite velocity toward the target.
+            return omega * ((k - c1) * decay - k * (u * decay))
         }
     }
 
@@ -91,7 +98,7 @@ struct Glide: Sendable, Equatable {
                            curve: TimingCurve, keepPace: Double? = nil, tolerance: Double) {
         guard newTarget != target else { return }  // already headed there: keep its pace
         let current = value(at: t)
-        guard duration > 0, current != newTarget else { return jump(to: newTarget, at: t) }
+        guard duration >= Self.shortestDuration, current != newTarget else { return jump(to: newTarget, at: t) }
         switch (mode, motion) {
         case let (.curve, .curve(start, length, running, _, _)) where keepPace.map { start + length - t >= $0 } ?? false:
             let p = (t - start) / length
@@ -106,6 +113,10 @@ struct Glide: Sendable, Equatable {
         target = newTarget
     }
 
+    /// Glides shorter than this are jumps: a nanosecond is far below one audio sample, and a
+    /// spring's ω = 6.64 / duration stays finite.
+    static let shortestDuration = 1e-9
+
     /// A critically damped spring from (x0, v0) to `target`. Velocity pointing away from the target
     /// is dropped and velocity that would carry the value past it is capped, so the value always
     /// moves monotonically toward its target: no needless reversal, no overshoot.
@@ -116,21 +127,21 @@ struct Glide: Sendable, Equatable {
         let c1 = x0 - target
         var v = v0
         if v * c1 > 0 { v = 0 }  // moving away from the target
-        var c2 = v + omega * c1
-        if c2 * c1 < 0 { c2 = 0 }  // would cross the target at t = -c1/c2
-        let end = t + settleTime(omega: omega, c1: c1, c2: c2, tolerance: tolerance)
-        return .spring(start: t, omega: omega, c1: c1, c2: c2, end: end)
+        var k = v / omega + c1  // c2 / ω; ±infinity for an overflowing v toward the target
+        if k * c1 < 0 { k = 0 }  // would cross the target at u = -c1/k
+        let end = t + settleTime(c1: c1, k: k, tolerance: tolerance) / omega
+        return .spring(start: t, omega: omega, c1: c1, k: k, end: end)
     }
 
-    /// The first time after which (|c1| + |c2|·t)·e^(-ωt), which bounds the distance to the target,
-    /// stays below the tolerance.
-    private static func settleTime(omega: Double, c1: Double, c2: Double, tolerance: Double) -> Double {
-        let a = abs(c1), b = abs(c2)
-        func envelope(_ t: Double) -> Double { (a + b * t) * exp(-omega * t) }
-        // The envelope rises until 1/ω − a/b, then falls for good.
-        var lo = b > 0 ? max(0, 1 / omega - a / b) : 0
+    /// The first u = ω·t after which (|c1| + |k|·u)·e^(−u), which bounds the distance to the
+    /// target, stays below the tolerance.
+    private static func settleTime(c1: Double, k: Double, tolerance: Double) -> Double {
+        let a = abs(c1), b = abs(k)
+        func envelope(_ u: Double) -> Double { a * exp(-u) + b * (u * exp(-u)) }
+        // The envelope rises until u = 1 − a/b, then falls for good.
+        var lo = b > 0 ? max(0, 1 - a / b) : 0
         if envelope(lo) <= tolerance { return lo }
-        var hi = max(lo, 1 / omega) * 2
+        var hi = max(lo, 1) * 2
         while envelope(hi) > tolerance { lo = hi; hi *= 2 }
         for _ in 0..<60 {
             let mid = (lo + hi) / 2
@@ -154,18 +165,27 @@ struct Glide: Sendable, Equatable {
                 let t = startTime + Double(i) / sampleRate
                 if t >= end { break }
                 let y = t <= start ? 0 : sampler.value(at: (t - start) / duration)
-                base[i] = Float(target + gap * ((1 - max(y, y0)) / (1 - y0)))
+                base[i] = Float(saturating: target + gap * ((1 - max(y, y0)) / (1 - y0)))
                 i += 1
             }
         case .spring:
             while i < buffer.count {
                 let t = startTime + Double(i) / sampleRate
                 if t >= end { break }
-                base[i] = Float(value(at: t))
+                base[i] = Float(saturating: value(at: t))
                 i += 1
             }
         }
         // The rest of the block is the resting target.
-        (base + i).initialize(repeating: Float(target), count: buffer.count - i)
+        (base + i).initialize(repeating: Float(saturating: target), count: buffer.count - i)
+    }
+}
+
+extension Float {
+    /// `value` as a Float, ±`greatestFiniteMagnitude` beyond Float's range (which ends near
+    /// 3.4e38) instead of ±infinity.
+    @inline(__always)
+    init(saturating value: Double) {
+        self = Float(Swift.min(Swift.max(value, -Double(Float.greatestFiniteMagnitude)), Double(Float.greatestFiniteMagnitude)))
     }
 }

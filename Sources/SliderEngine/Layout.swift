@@ -6,10 +6,24 @@
 /// (plus a little room for its shadow), so the thumb stays inside the surface at both ends. A
 /// surface thicker than the band centres it, except in edge mode, where the band lies against the
 /// edge and a *shift* pushes it beyond the edge (half hidden at `hiddenShift`).
+///
+/// Any surface gets a valid layout, however small, large or oddly shaped (a compositor decides
+/// the size): the configured shapes are clamped to what fits.
+/// - The grown thumb's diameter is at most the band (the configured thickness, or the surface's
+///   breadth when that is less) and at most half the surface's length, so that at least half the
+///   length is left for the thumb to travel. The resting thumb keeps its ratio to the grown one
+///   (grown ÷ thumb scale). The default 320x48 slider is far from these limits.
+/// - The drawn track is at most as thick as the band, and at most half the length thick (its
+///   round ends reach under the thumb at the extremes, so it too sets a minimum inset).
+/// - The inset is at most (length − 1) / 2, so that the thumb centre travels at least one pixel
+///   on any surface at least one pixel long, and stays on the surface on a shorter one.
+/// So the track's bounds are never inverted, and every coordinate is finite for any finite size;
+/// a size that is negative, NaN or infinite counts as 0.
 public struct SliderLayout: Sendable, Equatable {
     /// Room left around the grown thumb for its shadow, in logical pixels.
     public static let shadowRoom: Double = 2
 
+    /// The surface size (non-finite or negative sides replaced by 0).
     public let size: SliderSize
     public let orientation: Orientation
     public let edge: ScreenEdge?
@@ -21,22 +35,40 @@ public struct SliderLayout: Sendable, Equatable {
     public let inset: Double
 
     public init(configuration c: SliderConfiguration, size: SliderSize) {
+        func side(_ v: Double) -> Double { v.isFinite ? max(v, 0) : 0 }
+        let size = SliderSize(width: side(size.width), height: side(size.height))
         self.size = size
         orientation = c.orientation
         edge = c.edge
         thickness = c.thickness
-        thumbRadius = c.resolvedThumbDiameter / 2
-        grownThumbRadius = thumbRadius * c.thumbScale
-        trackThickness = c.resolvedTrackThickness
-        inset = max(grownThumbRadius + Self.shadowRoom, trackThickness / 2)
+        let length = c.orientation == .horizontal ? size.width : size.height
+        let breadth = c.orientation == .horizontal ? size.height : size.width
+        let band = min(c.thickness, breadth)
+        // The largest grown radius that fits; a configured thumb within it keeps its exact size.
+        let fits = min(band / 2, length / 4)
+        let resting = c.resolvedThumbDiameter / 2, grown = resting * c.thumbScale
+        if grown <= fits {
+            thumbRadius = resting
+            grownThumbRadius = grown
+        } else {
+            grownThumbRadius = fits
+            thumbRadius = fits / c.thumbScale
+        }
+        trackThickness = min(c.resolvedTrackThickness, band, length / 2)
+        let wanted = max(grownThumbRadius + Self.shadowRoom, trackThickness / 2)
+        inset = min(wanted, max((length - 1) / 2, 0))
     }
 
     /// Surface length along the slider's axis.
     public var length: Double { orientation == .horizontal ? size.width : size.height }
     /// Surface extent across the slider's axis.
     public var breadth: Double { orientation == .horizontal ? size.height : size.width }
-    /// How far the thumb centre travels from minimum to maximum (at least one pixel).
-    public var travel: Double { max(length - 2 * inset, 1) }
+    /// How far the thumb centre travels from minimum to maximum: at least one pixel on a surface
+    /// at least one pixel long; 0 on an empty one.
+    public var travel: Double { max(length - 2 * inset, 0) }
+    /// The travel that input maps onto: never under one pixel, so that a one-pixel movement never
+    /// covers more than the whole range.
+    public var inputTravel: Double { max(travel, 1) }
     /// How far an edge-mode slider is pushed beyond its edge when hidden: half its thickness.
     public var hiddenShift: Double { edge == nil ? 0 : thickness / 2 }
 
@@ -55,12 +87,12 @@ public struct SliderLayout: Sendable, Equatable {
 
     /// The fraction of the range (clamped to 0...1) whose thumb centre is at axis coordinate `a`.
     public func fraction(forPosition a: Double) -> Double {
-        let f = orientation == .horizontal ? (a - inset) / travel : (size.height - inset - a) / travel
-        return min(max(f, 0), 1)
+        let f = orientation == .horizontal ? (a - inset) / inputTravel : (size.height - inset - a) / inputTravel
+        return f.isNaN ? 0 : min(max(f, 0), 1)
     }
 
     /// The fraction of the range that a movement of `delta` pixels along the axis covers.
-    public func fraction(forMovement delta: Double) -> Double { delta * direction / travel }
+    public func fraction(forMovement delta: Double) -> Double { delta * direction / inputTravel }
 
     /// The across-axis coordinate of the band's centre line for an edge shift.
     public func centerLine(shift: Double) -> Double {

@@ -23,8 +23,10 @@ struct Scrubbing: Sendable, Equatable {
     /// - Returns: the new tracked and finger values.
     func move(tracked: Double, finger: Double, delta: Double, distance: Double, previousDistance: Double,
               range: ClosedRange<Double>) -> (tracked: Double, finger: Double) {
+        // Clamped at once, so that a movement beyond the largest Double (an infinite delta) ends
+        // at the range's end instead of turning into infinity minus infinity below.
         let newFinger = (finger + delta).clamped(to: range)
-        var newTracked = tracked + speed(atDistance: distance) * delta
+        var newTracked = (tracked + speed(atDistance: distance) * delta).clamped(to: range)
         if distance < previousDistance {
             // Coming back toward the track: close part of the gap to the finger, all of it once on
             // the track ("meet the finger", as the iPod scrubber and OBSlider do).

@@ -84,9 +84,9 @@ public struct Slider: Sendable {
                 at time: Double = 0) throws(SliderError) {
         try configuration.validate()
         let v = value ?? configuration.minimum
-        guard v.isFinite else { throw .notFinite("value") }
+        guard v.isFinite else { throw .notFinite(.value) }
         guard v >= configuration.minimum, v <= configuration.maximum else {
-            throw .outOfRange("value", v, minimum: configuration.minimum, maximum: configuration.maximum)
+            throw .outOfRange(.value, v, minimum: configuration.minimum, maximum: configuration.maximum)
         }
         self.configuration = configuration
         layout = SliderLayout(configuration: configuration, size: size ?? configuration.preferredSize)
@@ -106,7 +106,9 @@ public struct Slider: Sendable {
     public var trackingContact: Contact? { gesture?.contact }
 
     /// The presented value at time `t`: a pure function of the state, to be sampled at any rate.
-    public func value(at t: Double) -> Double { glide.value(at: t) }
+    /// Always in the range: a glide between two values in it stays in it, and clamping takes off
+    /// the last bit of rounding (target + (from − target) need not be exactly `from`).
+    public func value(at t: Double) -> Double { glide.value(at: t).clamped(to: range) }
 
     /// Fills `buffer` with the presented value at `startTime + i / sampleRate` for each sample i:
     /// the audio-rate view of the value stream. Allocates nothing.
@@ -121,7 +123,7 @@ public struct Slider: Sendable {
 
     /// What the slider looks like at `t`.
     public func appearance(at t: Double) -> SliderAppearance {
-        let v = glide.value(at: t), f = fraction(of: v)
+        let v = value(at: t), f = fraction(of: v)
         let scale = thumbScale.value(at: t), shift = edgeShift.value(at: t)
         return SliderAppearance(
             value: v, fraction: f, thumbScale: scale, shift: shift,
@@ -154,7 +156,7 @@ public struct Slider: Sendable {
         guard gesture == nil, p.isFinite else { return false }
         let shift = edgeShift.value(at: t)
         guard layout.visibleBand(shift: shift).contains(p) else { return false }
-        let presented = glide.value(at: t)
+        let presented = value(at: t)
         var g = Gesture(contact: contact, start: p, last: p, valueBefore: glide.target,
                         tracked: presented, finger: presented, distance: 0)
         let thumb = layout.thumbCenter(fraction: fraction(of: presented), shift: shift)
@@ -239,8 +241,10 @@ public struct Slider: Sendable {
 
     private mutating func wheel(value120: Int, axis: ScrollAxis, time t: Double) -> Bool {
         guard gesture == nil else { return false }
-        // Scrolling down (positive vertical) lowers the value; scrolling right raises it.
-        wheelRemainder += axis == .vertical ? -value120 : value120
+        // Scrolling down (positive vertical) lowers the value; scrolling right raises it. Wayland
+        // sends 32-bit amounts; bounding them keeps the sum from overflowing whatever comes in.
+        let amount = min(max(value120, -Self.wheelLimit), Self.wheelLimit)
+        wheelRemainder += axis == .vertical ? -amount : amount
         let detents = wheelRemainder / 120
         wheelRemainder -= detents * 120
         guard detents != 0 else { return true }
@@ -253,7 +257,7 @@ public struct Slider: Sendable {
     private mutating func scroll(pixels: Double, axis: ScrollAxis, time t: Double) -> Bool {
         guard gesture == nil, pixels.isFinite else { return false }
         let movement = axis == .vertical ? -pixels : pixels
-        let goal = ((scrollValue ?? glide.target) + movement / layout.travel * configuration.span).clamped(to: range)
+        let goal = ((scrollValue ?? glide.target) + movement / layout.inputTravel * configuration.span).clamped(to: range)
         scrollValue = goal
         glide(to: snapped(goal), at: t, duration: configuration.dragDuration, keepPace: configuration.dragDuration)
         return true
@@ -265,7 +269,7 @@ public struct Slider: Sendable {
     /// clamped; a non-finite one is refused. During a gesture the gesture wins: the target applies
     /// when it ends.
     public mutating func setTarget(_ value: Double, at t: Double) throws(SliderError) {
-        guard value.isFinite else { throw .notFinite("value") }
+        guard value.isFinite else { throw .notFinite(.value) }
         let t = tick(t)
         let v = snapped(value)
         scrollValue = nil
@@ -276,10 +280,12 @@ public struct Slider: Sendable {
         }
     }
 
-    /// Moves the target by `delta` (relative commands such as `+5`).
+    /// Moves the target by `delta` (relative commands such as `+5`). A sum beyond the largest
+    /// Double (`+1e308` twice near a maximum of 1e308) is clamped like any other target.
     public mutating func moveTarget(by delta: Double, at t: Double) throws(SliderError) {
-        guard delta.isFinite else { throw .notFinite("change") }
-        try setTarget((pendingExternalTarget ?? glide.target) + delta, at: t)
+        guard delta.isFinite else { throw .notFinite(.change) }
+        let sum = (pendingExternalTarget ?? glide.target) + delta
+        try setTarget(sum.isFinite ? sum : (sum > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude), at: t)
     }
 
     /// Changes the range live; the target and presented value are clamped into it.
@@ -377,17 +383,26 @@ public struct Slider: Sendable {
 
     private var range: ClosedRange<Double> { configuration.minimum...configuration.maximum }
 
+    /// The most steps from the minimum a grid may count and still be snapped to: beyond 2^53,
+    /// whole numbers of steps are no longer exact Doubles.
+    private static let largestStepCount = 9_007_199_254_740_992.0
+    /// Bounds one wheel event's amount (Wayland sends at most 2^31 − 1).
+    private static let wheelLimit = 1 << 40
+
     private func fraction(of v: Double) -> Double {
         ((v - configuration.minimum) / configuration.span).clamped(to: 0...1)
     }
 
     /// Clamps to the range and, with a step, rounds to the nearest step from the minimum (the
     /// maximum itself is always reachable, even off the grid).
+    /// A grid too fine to count in Doubles (more than 2^53 steps to the value, e.g. a step of
+    /// 1e-300) is no grid: the value is only clamped.
     private func snapped(_ v: Double) -> Double {
         let c = configuration
         let clamped = v.clamped(to: range)
         guard let step = c.step else { return clamped }
         var k = ((clamped - c.minimum) / step).rounded()
+        guard k <= Self.largestStepCount else { return clamped }
         if c.minimum + k * step > c.maximum { k = ((c.maximum - c.minimum) / step).rounded(.down) }
         let onGrid = c.minimum + k * step
         return abs(c.maximum - clamped) < abs(onGrid - clamped) ? c.maximum : onGrid
@@ -399,6 +414,7 @@ public struct Slider: Sendable {
         let c = configuration
         guard let step = c.step, c.keyStep == nil else { return base + (up ? 1 : -1) * c.resolvedKeyStep }
         let k = (base - c.minimum) / step
+        guard k <= Self.largestStepCount else { return base + (up ? step : -step) }
         let next = up ? (k + 1e-9).rounded(.down) + 1 : (k - 1e-9).rounded(.up) - 1
         return c.minimum + next * step
     }

@@ -133,7 +133,10 @@ public final class AudioRateWriter {
     /// far the glide had come. Afterwards the writer is closed: `write(upTo:)` writes nothing and
     /// returns `.readerClosed`.
     public func finish(at now: Double, timeoutMilliseconds: Int32 = 500) -> WriteStatus {
-        let end = now + 1 / Double(sampleRate)
+        // At least one sample after every one written so far, so the stream ends on the settled
+        // value even when samples already reached past `now`.
+        let produced = startTime + Double(framesProduced) / Double(sampleRate)
+        let end = max(now, produced) + 1 / Double(sampleRate)
         let deadline = MonotonicInstant.now().advanced(byMilliseconds: Double(timeoutMilliseconds))
         var status = write(upTo: end, skippingAhead: false)
         while status == .waitingForWritable {

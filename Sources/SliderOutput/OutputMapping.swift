@@ -37,13 +37,28 @@ public struct OutputScale: Equatable, Sendable {
         self.upper = upper
     }
 
-    /// Parses `MIN:MAX` with finite decimal numbers, e.g. `0:1`, `-60:0`, `1:0`.
+    /// Parses `MIN:MAX` with finite decimal numbers, e.g. `0:1`, `-60:0`, `1:0`. MAX − MIN must be
+    /// finite too: a scale as wide as `-1e308:1e308` would map the slider onto infinities.
     public static func parse(_ text: String) throws(OutputOptionError) -> OutputScale {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let lower = parseFinite(parts[0]), let upper = parseFinite(parts[1]), lower != upper else {
             throw OutputOptionError("--scale-output: \"\(text)\" is not MIN:MAX with two different finite numbers, e.g. 0:1")
         }
+        guard (upper - lower).isFinite else {
+            throw OutputOptionError("--scale-output: \"\(text)\" is too wide: MAX minus MIN must be a finite number")
+        }
         return OutputScale(lower: lower, upper: upper)
+    }
+}
+
+extension OutputScale {
+    /// The point `position` of the way from `lower` to `upper` (0 → lower, 1 → upper). Works on the
+    /// halves when `upper − lower` overflows, so a scale built without ``parse(_:)`` still maps
+    /// positions in 0…1 to finite numbers.
+    func point(at position: Double) -> Double {
+        let width = upper - lower
+        if width.isFinite { return lower + position * width }
+        return 2 * (lower / 2 + position * (upper / 2 - lower / 2))
     }
 }
 
@@ -66,18 +81,24 @@ public struct OutputMapping: Equatable, Sendable {
         self.curve = curve
     }
 
-    /// The emitted number for `value` while the slider spans `range`.
+    /// The emitted number for `value` while the slider spans `range`. Finite for a finite value,
+    /// except the db curve's silence (−infinity): a result beyond the largest Double (a value far
+    /// outside a narrow range, mapped onto a wide scale) is clamped to it.
     public func map(_ value: Double, range: SliderRange) -> Double {
         switch curve {
         case .linear:
             guard let scale else { return value }
-            return scale.lower + range.position(of: value) * (scale.upper - scale.lower)
+            return Self.finite(scale.point(at: range.position(of: value)))
         case .db:
             let position = range.position(of: value)
             guard position > 0 else { return -.infinity }
-            let decibels = scale ?? Self.defaultDecibelScale
-            return decibels.lower + position * (decibels.upper - decibels.lower)
+            return Self.finite((scale ?? Self.defaultDecibelScale).point(at: position))
         }
+    }
+
+    /// ±infinity (an overflow) as ±`greatestFiniteMagnitude`; NaN and finite numbers as they are.
+    private static func finite(_ v: Double) -> Double {
+        v.isInfinite ? (v < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude) : v
     }
 
     /// Maps a block of audio-rate samples in place (for the app's `AudioRateWriter` fill function).
@@ -86,8 +107,17 @@ public struct OutputMapping: Equatable, Sendable {
     public func apply(to samples: UnsafeMutableBufferPointer<Float>, range: SliderRange) {
         if scale == nil && curve == .linear { return }
         for index in samples.indices {
-            samples[index] = Float(map(Double(samples[index]), range: range))
+            samples[index] = mapToFloat(Double(samples[index]), range: range)
         }
+    }
+
+    /// ``map(_:range:)`` for a 32-bit sink (audio-rate samples, OSC's `f` argument). A Float ends
+    /// near 3.4e38: beyond, the largest Float rather than an infinity that was never asked for;
+    /// the db curve's silence stays −infinity.
+    public func mapToFloat(_ value: Double, range: SliderRange) -> Float {
+        let mapped = map(value, range: range)
+        if mapped == -.infinity { return -.infinity }
+        return Float(Swift.min(Swift.max(mapped, -Double(Float.greatestFiniteMagnitude)), Double(Float.greatestFiniteMagnitude)))
     }
 
     /// `{percent}`: the position in the slider's range, 0…100, clamped (a spring's overshoot never

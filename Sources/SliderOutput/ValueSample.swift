@@ -17,7 +17,12 @@ public struct SliderRange: Equatable, Sendable {
     }
 
     /// Where `value` sits in the range, 0 at `min` and 1 at `max`; not clamped (a spring may overshoot).
+    /// Finite for any value in the range, even when `max − min` or `value − min` overflows (a range
+    /// of ±1e308): the position is then worked out on the halves, which cannot overflow.
     public func position(of value: Double) -> Double {
-        max == min ? 0 : (value - min) / (max - min)
+        guard max != min else { return 0 }
+        let offset = value - min, span = max - min
+        if offset.isFinite && span.isFinite { return offset / span }
+        return (value / 2 - min / 2) / (max / 2 - min / 2)
     }
 }

@@ -10,10 +10,11 @@ func edgeCoverage(_ distance: Double) -> Double {
     min(max(0.5 - distance, 0), 1)
 }
 
-/// Converts a 0...1 coverage to the nearest 8-bit alpha.
+/// Converts a 0...1 coverage to the nearest 8-bit alpha (NaN, which no finite shape gives,
+/// as 0 rather than a trap).
 @inline(__always)
 func alphaByte(_ coverage: Double) -> UInt8 {
-    UInt8(min(max(coverage, 0), 1) * 255 + 0.5)
+    coverage > 0 ? UInt8(min(coverage, 1) * 255 + 0.5) : 0
 }
 
 /// Two circles on the main axis joined by their outer tangent lines: a capsule when the radii

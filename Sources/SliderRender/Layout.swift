@@ -6,6 +6,9 @@
 //   with the track so the two stay concentric;
 // - the thumb's centre is quantized to 1/4 pixel and its radius to 1/16 pixel, so a handful of
 //   cached masks serve every position of a resting thumb (subpixel motion without resampling).
+// A third one only touches geometry far outside any buffer: every coordinate is clamped to
+// ±`DeviceLayout.coordinateLimit`, so the Int conversions below cannot trap whatever the scene's
+// size and scale.
 import Glibc
 import SliderEngine
 
@@ -17,6 +20,11 @@ enum ThumbQuantum {
 
 /// The scene in buffer pixels, ready to rasterize and composite.
 struct DeviceLayout: Equatable {
+    /// The largest buffer coordinate (and thumb radius) kept as it is; beyond, the shapes are
+    /// clamped. 2^24 pixels is far beyond any buffer (pixman's own limit is 2^15 per side for
+    /// many operations) and leaves room for Int arithmetic on it.
+    static let coordinateLimit = Double(1 << 24)
+
     var axis: Orientation
     /// The track outline, in main/cross coordinates (u/v): x/y for horizontal, y/x for vertical.
     var track: TaperedCapsule
@@ -32,9 +40,12 @@ struct DeviceLayout: Equatable {
         let horizontal = scene.axis == .horizontal
         let rect = scene.track
         // Main axis: exact. Cross axis: edges rounded to whole pixels, at least one pixel thick.
-        let (mainLow, mainHigh) = horizontal ? (rect.x * scale, rect.maxX * scale) : (rect.y * scale, rect.maxY * scale)
-        let crossLowRaw = (horizontal ? rect.y : rect.x) * scale
-        let crossHighRaw = (horizontal ? rect.maxY : rect.maxX) * scale
+        func device(_ logical: Double) -> Double {
+            min(max(logical * scale, -Self.coordinateLimit), Self.coordinateLimit)
+        }
+        let (mainLow, mainHigh) = horizontal ? (device(rect.x), device(rect.maxX)) : (device(rect.y), device(rect.maxY))
+        let crossLowRaw = device(horizontal ? rect.y : rect.x)
+        let crossHighRaw = device(horizontal ? rect.maxY : rect.maxX)
         let crossLow = crossLowRaw.rounded()
         let crossHigh = max(crossHighRaw.rounded(), crossLow + 1)
         let snapShift = (crossLow + crossHigh - crossLowRaw - crossHighRaw) / 2
@@ -48,10 +59,10 @@ struct DeviceLayout: Equatable {
         fillEnd = min(max(scene.fillEnd * scale, mainLow), max(mainHigh, mainLow))
 
         let q = ThumbQuantum.positionSteps
-        var centreX = scene.thumbCenter.x * scale, centreY = scene.thumbCenter.y * scale
+        var centreX = device(scene.thumbCenter.x), centreY = device(scene.thumbCenter.y)
         if horizontal { centreY += snapShift } else { centreX += snapShift }
         thumb = Disc(centreX: (centreX * q).rounded() / q, centreY: (centreY * q).rounded() / q,
-                     radius: (max(scene.thumbRadius, 0) * scale * ThumbQuantum.radiusSteps).rounded() / ThumbQuantum.radiusSteps)
+                     radius: (device(max(scene.thumbRadius, 0)) * ThumbQuantum.radiusSteps).rounded() / ThumbQuantum.radiusSteps)
     }
 
     /// The capsule or wedge inside the (snapped) track box. Circle A is at the low main

@@ -56,13 +56,15 @@ struct ThumbSprite {
     let placed: PlacedImage
 
     /// Rasterizes the thumb of `key` at `scale` in `color` (premultiplied ARGB); `shadow` adds
-    /// the blurred drop shadow beneath it.
-    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool) {
+    /// the blurred drop shadow beneath it. `part` limits it to those pixels of its box (relative
+    /// to the centre pixel, as the box is).
+    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool, over part: PixelRect? = nil) {
         let disc = key.disc
         var cast = disc
         cast.centreY += ShadowLook.offsetY * scale
         let sigma = ShadowLook.sigma * scale
-        let box = shadow ? Self.box(around: disc).union(Self.box(around: cast, reach: ShadowLook.reach * scale)) : Self.box(around: disc)
+        let whole = Self.box(for: key, scale: scale, shadow: shadow)
+        let box = part.map { whole.intersection($0) ?? PixelRect(x: whole.x, y: whole.y, width: 0, height: 0) } ?? whole
         let thumb = (a: Double(color >> 24), r: Double((color >> 16) & 0xFF), g: Double((color >> 8) & 0xFF), b: Double(color & 0xFF))
         placed = PlacedImage(spriteOver: box) { column, row in
             let x = Double(column) + 0.5, y = Double(row) + 0.5
@@ -70,16 +72,27 @@ struct ThumbSprite {
             let dark = shadow ? ShadowLook.opacity * Disc.blurredCoverage(distance: cast.signedDistance(x: x, y: y), sigma: sigma) : 0
             // Premultiplied "thumb over shadow": the shadow is black, so it only adds alpha.
             let alpha = thumb.a * cover + 255 * dark * (1 - thumb.a * cover / 255)
-            func byte(_ v: Double) -> UInt32 { UInt32(min(max(v, 0), 255) + 0.5) }
+            func byte(_ v: Double) -> UInt32 { v > 0 ? UInt32(min(v, 255) + 0.5) : 0 }
             return byte(alpha) << 24 | byte(thumb.r * cover) << 16 | byte(thumb.g * cover) << 8 | byte(thumb.b * cover)
         }
     }
 
-    /// The pixels within `reach` of the disc's edge.
+    /// The pixels the sprite of `key` covers, relative to the pixel containing the thumb's centre.
+    static func box(for key: ThumbKey, scale: Double, shadow: Bool) -> PixelRect {
+        let disc = key.disc
+        guard shadow else { return box(around: disc) }
+        var cast = disc
+        cast.centreY += ShadowLook.offsetY * scale
+        return box(around: disc).union(box(around: cast, reach: ShadowLook.reach * scale))
+    }
+
+    /// The pixels within `reach` of the disc's edge. Edges are clamped to ±2^26 pixels (the disc
+    /// is at most 2^24 across; a shadow that reaches further comes only with an absurd scale).
     private static func box(around disc: Disc, reach: Double = 0) -> PixelRect {
-        let extent = disc.radius + reach
-        let left = Int(floor(disc.centreX - extent)), top = Int(floor(disc.centreY - extent))
-        let right = Int(ceil(disc.centreX + extent)), bottom = Int(ceil(disc.centreY + extent))
+        let extent = disc.radius + reach, limit = 4 * DeviceLayout.coordinateLimit
+        func pixel(_ v: Double) -> Int { Int(min(max(v, -limit), limit)) }
+        let left = pixel(floor(disc.centreX - extent)), top = pixel(floor(disc.centreY - extent))
+        let right = pixel(ceil(disc.centreX + extent)), bottom = pixel(ceil(disc.centreY + extent))
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 }

@@ -38,6 +38,10 @@ public final class SliderRenderer {
 
     /// Paints `scene` at `scale` (buffer pixels per logical pixel) into `buffer`.
     ///
+    /// Any finite scene is drawn, however degenerate (a zero-length track, a thumb of radius 0)
+    /// or large: only what lands in the buffer is rasterized. An empty buffer (0 pixels wide or
+    /// high) gets nothing.
+    ///
     /// - Parameter damage: the buffer rectangles to repaint (see `deviceDamage`); nil repaints
     ///   the whole buffer. Pixels outside the damage are left untouched.
     /// - Returns: the rectangles actually repainted: the damage clipped to the buffer, as
@@ -53,7 +57,7 @@ public final class SliderRenderer {
         let layout = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
         let destination = Destination(buffer: buffer, damage: clipped)
         destination.composite(.source, paints.background, area: destination.extents)
-        drawTrack(layout, on: destination)
+        drawTrack(layout, within: buffer.bounds, on: destination)
         drawThumb(layout, scale: scale, on: destination)
         return destination.rectangles
     }
@@ -94,20 +98,24 @@ public final class SliderRenderer {
         return clipped
     }
 
-    /// A rounded coordinate as Int, clamped far outside any buffer so huge values cannot trap.
+    /// A rounded coordinate as Int, clamped far outside any buffer (pixman's coordinates are
+    /// 32-bit) so huge values cannot trap.
     private static func pixel(_ value: Double) -> Int {
-        Int(min(max(value, -1_000_000), 1_000_000))
+        Int(min(max(value, -0x4000_0000), 0x4000_0000))
     }
 
+    /// The caller's side of the contract: a finite positive scale, a buffer pixman can address
+    /// (32-bit sizes and stride), a finite scene. Anything else is a programmer error.
     private static func check(_ scene: SliderScene, scale: Double, buffer: PixelBufferRef) {
         precondition(scale.isFinite && scale > 0, "render: scale must be finite and positive, got \(scale)")
-        precondition(buffer.width > 0 && buffer.height > 0, "render: empty buffer \(buffer.width)x\(buffer.height)")
-        precondition(buffer.stride >= buffer.width * 4 && buffer.stride % 4 == 0,
-                     "render: stride \(buffer.stride) must be a multiple of 4 and at least \(buffer.width * 4)")
+        precondition(buffer.width >= 0 && buffer.height >= 0 && buffer.height <= Int(Int32.max),
+                     "render: bad buffer size \(buffer.width)x\(buffer.height)")
+        precondition(buffer.width <= (Int(Int32.max) - 3) / 4 && buffer.stride >= buffer.width * 4
+                     && buffer.stride <= Int(Int32.max) && buffer.stride % 4 == 0,
+                     "render: stride \(buffer.stride) must be a multiple of 4, at least \(buffer.width) × 4 and fit 32 bits")
         let numbers = [scene.track.x, scene.track.y, scene.track.width, scene.track.height,
                        scene.fillEnd, scene.thumbCenter.x, scene.thumbCenter.y, scene.thumbRadius]
-        precondition(numbers.allSatisfy { $0.isFinite && abs($0) < 100_000 },
-                     "render: scene geometry must be finite and within ±100000, got \(scene)")
+        precondition(numbers.allSatisfy(\.isFinite), "render: scene geometry must be finite, got \(scene)")
     }
 
     private func restyle(from old: SliderStyle) {
@@ -123,8 +131,11 @@ extension SliderRenderer {
     /// The track's outline filled with the fill colour from the minimum end to `fillEnd` and
     /// the track colour beyond; the pixel row/column the boundary crosses gets the mix of both
     /// in proportion, so the fill's end is antialiased like every other edge.
-    private func drawTrack(_ layout: DeviceLayout, on destination: borrowing Destination) {
-        let mask = trackMask(for: layout)
+    private func drawTrack(_ layout: DeviceLayout, within bounds: PixelRect, on destination: borrowing Destination) {
+        // Only the part of the track inside the buffer is rasterized: a track far larger than
+        // the buffer costs no more than one that fits.
+        guard let visible = layout.trackBox.intersection(bounds) else { return }
+        let mask = trackMask(for: layout, over: visible)
         let box = mask.box
         guard box.intersection(destination.extents) != nil else { return }
         let boundary = Int(floor(layout.fillEnd))
@@ -151,27 +162,46 @@ extension SliderRenderer {
         }
     }
 
-    /// The track's mask, rasterized again only when its geometry changes (resize, new scale).
-    private func trackMask(for layout: DeviceLayout) -> PlacedImage {
-        if let cached = trackMask, cached.layout == layout.track, cached.axis == layout.axis, cached.box == layout.trackBox {
+    /// The track's mask over `box` (its part inside the buffer), rasterized again only when
+    /// its geometry changes (resize, new scale).
+    private func trackMask(for layout: DeviceLayout, over box: PixelRect) -> PlacedImage {
+        if let cached = trackMask, cached.layout == layout.track, cached.axis == layout.axis, cached.box == box {
             return cached.mask
         }
-        let mask = PlacedImage(maskOver: layout.trackBox) { layout.trackCoverage(column: $0, row: $1) }
+        let mask = PlacedImage(maskOver: box) { layout.trackCoverage(column: $0, row: $1) }
         trackRasterizations += 1
-        trackMask = (layout.track, layout.axis, layout.trackBox, mask)
+        trackMask = (layout.track, layout.axis, box, mask)
         return mask
     }
 
     /// The thumb and its shadow in one composite of the cached sprite, placed at the thumb's
     /// whole-pixel centre (the sprite carries the subpixel phase).
+    ///
+    /// A sprite larger than ``largestCachedSprite`` (a thumb hundreds of pixels across) is not
+    /// cached: only its part inside the damage is rasterized, each frame, so a huge thumb costs
+    /// memory in proportion to the buffer, not to its own size.
     private func drawThumb(_ layout: DeviceLayout, scale: Double, on destination: borrowing Destination) {
         guard layout.thumb.radius > 0 else { return }
         let key = ThumbKey(layout.thumb)
         let (shadow, color) = (style.shadow, style.thumbColor.premultipliedARGB)
-        let sprite = thumbSprites.sprite(for: key) { ThumbSprite(key: key, scale: scale, color: color, shadow: shadow) }
-        let area = sprite.placed.moved(by: Int(floor(layout.thumb.centreX)), Int(floor(layout.thumb.centreY)))
+        let centre = (x: Int(floor(layout.thumb.centreX)), y: Int(floor(layout.thumb.centreY)))
+        let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
+        let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
+        guard let visible = placed.intersection(destination.extents) else { return }
+        let sprite: ThumbSprite
+        if box.area <= Self.largestCachedSprite {
+            sprite = thumbSprites.sprite(for: key) { ThumbSprite(key: key, scale: scale, color: color, shadow: shadow) }
+        } else {
+            let part = PixelRect(x: visible.x - centre.x, y: visible.y - centre.y, width: visible.width, height: visible.height)
+            sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, over: part)
+        }
+        let area = sprite.placed.moved(by: centre.x, centre.y)
         destination.composite(.over, sprite.placed.image, sourceOrigin: (area.x, area.y), area: area)
     }
+
+    /// The most pixels a cached thumb sprite may have: 1024 × 1024 (4 MiB; a grown thumb at
+    /// scale 10 needs about 550 × 550).
+    static let largestCachedSprite = 1 << 20
 }
 
 /// The solid colour sources of one style, premultiplied once.

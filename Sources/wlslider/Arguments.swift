@@ -41,17 +41,26 @@ enum CurveArgument: String, ExpressibleByArgument, CaseIterable {
 struct SizeArgument: ExpressibleByArgument {
     /// The largest side accepted.
     static let limit = 16384
+    /// The largest area accepted: 2^25 pixels (e.g. 8192x4096). The window's two buffers must fit
+    /// one wl_shm pool, whose size is a 32-bit number (2 GiB): this leaves room up to scale 2.
+    static let areaLimit = 1 << 25
     /// The text given.
     var text: String
-    /// The size, or nil when `text` is not one.
-    var size: SliderSize?
+    /// Whole numbers of pixels, each side within 1...limit, or nil when `text` is not that.
+    var sides: (width: Int, height: Int)?
 
     init?(argument: String) {
         text = argument
         let parts = argument.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
               (1...Self.limit).contains(w), (1...Self.limit).contains(h) else { return }
-        size = SliderSize(width: Double(w), height: Double(h))
+        sides = (w, h)
+    }
+
+    /// The size, or nil when `text` is not one or the area is too large.
+    var size: SliderSize? {
+        guard let sides, sides.width * sides.height <= Self.areaLimit else { return nil }
+        return SliderSize(width: Double(sides.width), height: Double(sides.height))
     }
 }
 
@@ -78,8 +87,9 @@ struct NumberList: ExpressibleByArgument {
         self.numbers = numbers
     }
 
+    /// The numbers as the user would type them: `1,0.5`, `1e+300` (no conversion that can trap).
     var defaultValueDescription: String {
-        numbers.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ",")
+        numbers.map(\.compact).joined(separator: ",")
     }
 }
 

@@ -9,12 +9,21 @@ extension WlsliderCommand {
     /// (printed with the usage, exit status 64).
     func makeOptions() throws -> AppOptions {
         var options = AppOptions()
-        // Checked before the engine sees them, so the message names the option and the text given.
-        for (name, v) in [("--min", min), ("--max", max)] where !v.isFinite {
+        // Checked before the engine sees them, so the message names the option and the number
+        // given (a number too large for a Double, such as 1e999, arrives as inf).
+        let numbers: [(String, Double?)] = [
+            ("--min", min), ("--max", max), ("--value", value), ("--step", step), ("--edge-hide-delay", edgeHideDelay),
+            ("--thumb-scale", thumbScale), ("--thumb-duration", thumbDuration), ("--jump-duration", jumpDuration),
+            ("--drag-duration", dragDuration),
+        ]
+        for case let (name, v?) in numbers where !v.isFinite {
             throw ValidationError("\(name) must be a finite number, not \(v)")
         }
-        if let size, size.size == nil {
+        if let size, size.sides == nil {
             throw ValidationError("--size \(size.text): expected WIDTHxHEIGHT in whole logical pixels from 1 to \(SizeArgument.limit), e.g. 320x48")
+        }
+        if let size, size.size == nil {
+            throw ValidationError("--size \(size.text): at most \(SizeArgument.areaLimit) pixels in all (e.g. 8192x4096), so that the window's buffers fit in shared memory")
         }
         options.slider = try sliderConfiguration()
         if let value {
@@ -24,7 +33,7 @@ extension WlsliderCommand {
         }
         options.value = value
         options.size = size?.size ?? options.slider.preferredSize
-        options.title = title
+        options.title = Self.shortened(title: title)
         options.style = style(edgeMode: edge != nil)
         options.output = try outputOptions()
         options.exitOnEOF = exitOnEof
@@ -64,27 +73,58 @@ extension WlsliderCommand {
         switch error {
         case .invalidRange(let lo, let hi):
             return "--max \(hi.compact) must be greater than --min \(lo.compact)"
-        case .invalid(let name, let v, let why):
-            guard let option = Self.optionNames[name] else { return error.description }
+        case .rangeTooWide(let lo, let hi):
+            return "--min \(lo.compact) and --max \(hi.compact): the range is too wide; --max minus --min must be a finite number"
+        case .invalid(let field, let v, let why):
+            guard let option = Self.option(for: field) else { return error.description }
             return "\(option) \(v.compact) \(why)"
-        case .notFinite(let name):
-            guard let option = Self.optionNames[name] else { return error.description }
+        case .notFinite(let field):
+            guard let option = Self.option(for: field) else { return error.description }
             return "\(option) must be a finite number"
+        case .outOfRange(let field, let v, let lo, let hi):
+            guard let option = Self.option(for: field) else { return error.description }
+            return "\(option) \(v.compact) must lie between --min \(lo.compact) and --max \(hi.compact)"
         case .scrubbing(let why):
             return "--scrub-speeds \(scrubSpeeds.defaultValueDescription) and --scrub-offsets \(scrubOffsets.defaultValueDescription): \(why)"
         case .edgeOrientation(let edge, let orientation):
             return "--edge \(edge.rawValue) needs --orientation \(edge.orientation.rawValue), not \(orientation.rawValue)"
-        default:
-            return error.description
         }
     }
 
-    /// The engine's names for configuration fields, and the options that set them.
-    private static let optionNames = [
-        "minimum": "--min", "maximum": "--max", "step": "--step", "thickness": "--size",
-        "track thickness": "--size", "thumb scale": "--thumb-scale", "thumb duration": "--thumb-duration",
-        "jump duration": "--jump-duration", "drag duration": "--drag-duration", "edge hide delay": "--edge-hide-delay",
-    ]
+    /// The option that sets a configuration field; nil for the fields no option sets (their
+    /// defaults are valid, so the engine cannot complain about them).
+    private static func option(for field: SliderError.Field) -> String? {
+        switch field {
+        case .minimum: "--min"
+        case .maximum: "--max"
+        case .range: "--min/--max"
+        case .step: "--step"
+        case .thickness, .trackThickness: "--size"
+        case .thumbScale: "--thumb-scale"
+        case .thumbDuration: "--thumb-duration"
+        case .jumpDuration: "--jump-duration"
+        case .dragDuration: "--drag-duration"
+        case .edgeHideDelay: "--edge-hide-delay"
+        case .scrubbing: "--scrub-speeds/--scrub-offsets"
+        case .edge: "--edge"
+        case .value: "--value"
+        case .thumbDiameter, .edgeDuration, .keyStep, .pageFraction, .change: nil
+        }
+    }
+
+    /// The longest window title passed on, in UTF-8 bytes. A Wayland message holds at most 4 KiB,
+    /// and libwayland drops the connection rather than send a longer one.
+    static let titleLimit = 1024
+
+    /// `title` cut after its last whole character within ``titleLimit`` bytes.
+    static func shortened(title: String) -> String {
+        guard title.utf8.count > titleLimit else { return title }
+        var bytes = 0
+        return String(title.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= titleLimit
+        })
+    }
 
     private func style(edgeMode: Bool) -> SliderStyle {
         var s = SliderStyle()

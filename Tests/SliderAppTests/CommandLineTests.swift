@@ -146,6 +146,12 @@ extension StringProtocol {
         (["--scale-output", "1:1"], ["--scale-output", "1:1"]),
         (["--audio-out", ""], ["--audio-out"]),
         (["--value"], ["--value"]),
+        // Numbers at the ends of Double: spans and lists that overflow, sizes no buffer can hold.
+        (["--min", "-1e308", "--max", "1e308"], ["--min -1e+308", "--max 1e+308", "too wide"]),
+        (["--scale-output", "-1e308:1e308"], ["--scale-output", "-1e308:1e308", "too wide"]),
+        (["--scrub-speeds", "1e308,1,1,1"], ["--scrub-speeds 1e+308,1,1,1", "--scrub-offsets"]),
+        (["--step", "1e999"], ["--step", "inf"]),
+        (["--size", "16384x16384"], ["--size 16384x16384", "pixels"]),
     ]
 
     /// One `Error:` line naming the option and the bad text, then only argument-parser's usage

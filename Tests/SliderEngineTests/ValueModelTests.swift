@@ -82,8 +82,8 @@ struct ValueModelTests {
         #expect(s.target == 100)
         try s.setTarget(-5, at: 0)
         #expect(s.target == 0)
-        #expect(throws: SliderError.notFinite("value")) { try s.setTarget(.nan, at: 0) }
-        #expect(throws: SliderError.notFinite("change")) { try s.moveTarget(by: -.infinity, at: 0) }
+        #expect(throws: SliderError.notFinite(.value)) { try s.setTarget(.nan, at: 0) }
+        #expect(throws: SliderError.notFinite(.change)) { try s.moveTarget(by: -.infinity, at: 0) }
         #expect(s.target == 0)
     }
 

@@ -79,8 +79,13 @@ final class WlsliderProcess {
 
     /// Writes `text` to its stdin (blocking; commands are short).
     func send(_ text: String) {
+        send(bytes: Array(text.utf8))
+    }
+
+    /// Writes raw bytes to its stdin (blocking): NUL bytes, invalid UTF-8, lines of any length.
+    func send(bytes: [UInt8]) {
         guard let stdinFD else { Issue.record("stdin is already closed"); return }
-        var bytes = Array(text.utf8)[...]
+        var bytes = bytes[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
