@@ -78,9 +78,16 @@ public final class WaylandConnection {
     private var surfaces: [UInt: WeakSurface] = [:]
     private var cursorImages: CursorImages?
     private(set) weak var loop: EventLoop?
-    /// Receives one line for each problem that is survived rather than fatal (a keymap that does
-    /// not compile, a nonsensical scale or size from the compositor): print it on stderr.
-    public var onWarning: (String) -> Void = { _ in }
+    /// Receives one line for each kind of problem that is survived rather than fatal (a keymap
+    /// that does not compile, a nonsensical scale or size from the compositor), once per kind:
+    /// print it on stderr. Warnings raised while connecting are delivered when it is set.
+    public var onWarning: ((String) -> Void)? {
+        didSet {
+            guard let onWarning else { return }
+            for message in warnings.takeHeld() { onWarning(message) }
+        }
+    }
+    private var warnings = WarningLog()
     private var displaySource: EventLoop.SourceToken?
     private var readPrepared = false
 
@@ -228,9 +235,15 @@ public final class WaylandConnection {
         return created
     }
 
-    /// Reports a survived problem through `onWarning`.
-    func warn(_ message: String) {
-        onWarning(message)
+    /// Reports a survived problem through `onWarning`, unless `topic` was reported already.
+    func warn(_ message: String, once topic: WarningTopic) {
+        guard warnings.isNews(topic) else { return }
+        if let onWarning { onWarning(message) } else { warnings.hold(message) }
+    }
+
+    /// The problem of `topic` went away: its next occurrence is reported again.
+    func resolved(_ topic: WarningTopic) {
+        warnings.resolved(topic)
     }
 
     func ping(serial: UInt32) {
