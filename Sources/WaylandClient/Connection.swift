@@ -206,7 +206,7 @@ public final class WaylandConnection {
     }
 
     private func addOutput(_ binding: GlobalBinding) {
-        let output = Output(registry: registry.proxy, binding: binding)
+        let output = Output(connection: self, registry: registry.proxy, binding: binding)
         output.onScaleChange = { [unowned self] _ in
             for surface in liveSurfaces { surface.outputsChanged() }
         }

@@ -4,10 +4,11 @@ internal import CWaylandClient
 
 /// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes).
 final class Output {
+    private unowned let connection: WaylandConnection
     let proxy: OpaquePointer
     let globalName: UInt32
     let version: UInt32
-    /// The scale in effect (1 until told otherwise).
+    /// The scale in effect (1 until told otherwise), within 1…`SurfaceScale.maximumFactor`.
     private(set) var scale: Int32 = 1
     private var pendingScale: Int32?
     /// The current mode's refresh rate in mHz (0: unknown).
@@ -17,7 +18,8 @@ final class Output {
     /// Called after a `done` that changed the scale.
     var onScaleChange: ((Output) -> Void)?
 
-    init(registry: OpaquePointer, binding: GlobalBinding) {
+    init(connection: WaylandConnection, registry: OpaquePointer, binding: GlobalBinding) {
+        self.connection = connection
         let raw = wl_registry_bind(registry, binding.name, wlslider_wl_output_interface(), binding.version)
         proxy = OpaquePointer(raw!)
         globalName = binding.name
@@ -50,8 +52,13 @@ final class Output {
     func done() {
         guard let pendingScale else { return }
         self.pendingScale = nil
-        let changed = pendingScale != scale
-        scale = max(pendingScale, 1)
-        if changed { onScaleChange?(self) }
+        let (newScale, clamped) = SurfaceScale.integerOutputScale(pendingScale)
+        if clamped {
+            connection.warn("wl_output.scale \(pendingScale) on \(name.isEmpty ? "an output" : name) is beyond the "
+                + "largest scale drawn at; drawing at \(newScale)", once: .outputScale)
+        }
+        guard newScale != scale else { return }
+        scale = newScale
+        onScaleChange?(self)
     }
 }

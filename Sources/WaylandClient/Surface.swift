@@ -335,7 +335,13 @@ public final class SliderSurface {
     }
 
     func preferredScale(_ value120: UInt32) {
-        updateScale(SurfaceScale(fractional: value120))
+        let (usable, clamped) = SurfaceScale.fractionalValue120(value120)
+        if clamped {
+            connection.warn("wp_fractional_scale_v1: preferred scale \(value120)/120 is outside the scales drawn at "
+                + "(\(SurfaceScale(fractional: SurfaceScale.minimumValue120)) to \(SurfaceScale.maximumFactor)); "
+                + "drawing at \(SurfaceScale(fractional: usable))", once: .fractionalScale)
+        }
+        updateScale(SurfaceScale(fractional: usable))
     }
 
     func outputEntered(_ proxy: OpaquePointer?) {

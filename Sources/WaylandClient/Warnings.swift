@@ -4,6 +4,10 @@
 
 /// A kind of problem wlslider survives and reports once.
 enum WarningTopic: Hashable, Sendable, CaseIterable {
+    /// `wl_output.scale` above `SurfaceScale.maximumFactor`.
+    case outputScale
+    /// `wp_fractional_scale_v1.preferred_scale` outside ¼…16.
+    case fractionalScale
     /// A keymap that cannot be used (reported again after a usable one arrived).
     case keymap
 }

@@ -7,6 +7,45 @@ import TestCompositor
 
 @Suite("wlslider scenarios: a hostile compositor")
 struct WlsliderHostileCompositorTests {
+    // MARK: scales
+
+    @Test("wl_output.scale 40 000 000 and Int32.max are drawn at 16× (one warning), 0 and negative at 1×; the slider still glides")
+    func outputScaleOverflow() async throws {
+        var configuration = Configuration()
+        configuration.globals[.fractionalScale] = nil
+        configuration.commitHistoryLimit = 8
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            // 40 000 000 × 120 overflowed a UInt32 and trapped.
+            try await slider.setOutputScale(40_000_000, expecting: (5120, 768, 16))
+            try await slider.setOutputScale(.max, expecting: (5120, 768, 16))
+            try await slider.setOutputScale(0, expecting: (320, 48, 1))
+            try await slider.setOutputScale(2, expecting: (640, 96, 2))
+            try await slider.setOutputScale(-7, expecting: (320, 48, 1))
+            try await slider.setOutputScale(2, expecting: (640, 96, 2))
+            try await slider.tapGlides(toValue: 75, atX: 229, scale: 2)
+            try await slider.quit(expectingWarnings: ["wl_output.scale 40000000 on TEST-1 is beyond the largest scale drawn at; drawing at 16"])
+        }
+    }
+
+    @Test("preferred_scale UInt32.max is drawn at 16×, 1/120 at ¼ (one warning), 0 at 1×; the slider still glides")
+    func fractionalScaleExtremes() async throws {
+        var configuration = Configuration()
+        configuration.commitHistoryLimit = 8
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            // Drawn as sent, UInt32.max/120 made a 2147483647-pixel-wide buffer "that does not fit in a pool".
+            try await slider.sendPreferredScale(.max, expecting: (5120, 768))
+            try await slider.sendPreferredScale(1, expecting: (80, 12))
+            try await slider.sendPreferredScale(0, expecting: (320, 48))
+            try await slider.sendPreferredScale(180, expecting: (480, 72))
+            let commit = try #require(try compositor.lastBufferCommit(slider.surface))
+            #expect(commit.viewportDestination == Size(width: 320, height: 48) && commit.bufferScale == 1)
+            try await slider.tapGlides(toValue: 75, atX: 229, scale: 1.5)
+            try await slider.quit(expectingWarnings: ["wp_fractional_scale_v1: preferred scale 4294967295/120 is outside the scales drawn at (0.25 to 16); drawing at 16"])
+        }
+    }
+
     // MARK: the keyboard
 
     @Test("a keymap shorter than announced, garbage, an empty one and 'no keymap' leave keys ignored with one warning per broken spell; key codes 0xffffffff and 0xfffffff8 are ignored; a good keymap brings the keys back")
