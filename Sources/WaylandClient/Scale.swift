@@ -112,3 +112,55 @@ func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
 func integerScale(entered: [Int32], allOutputs: [Int32]) -> Int32 {
     SurfaceScale.integerOutputScale(entered.max() ?? allOutputs.max() ?? 1).scale
 }
+
+/// The most a surface's buffer may take, whatever size and scale the compositor asks for. A
+/// compositor may configure any int32 (xdg_toplevel) or uint32 (layer-shell) size; drawn as asked,
+/// 100000×100000 would take 37 GiB.
+/// - 16384 pixels a side: the largest texture most GPUs take (`GL_MAX_TEXTURE_SIZE`), so a GL
+///   compositor could not show a wider shm buffer anyway.
+/// - 128 MiB a buffer: an 8K output (7680×4320, 126.6 MiB) still fits, and `BufferSet.maximumCount`
+///   (8) buffers of it fit in one wl_shm_pool, whose size is an int32 (under 2 GiB): a compositor
+///   holding every buffer cannot make the pool overflow, and leaves wlslider at most 1 GiB of
+///   shared memory.
+public enum BufferLimits {
+    /// Buffer pixels per side.
+    public static let maximumSide: Int32 = 16384
+    /// Bytes per ARGB8888 buffer.
+    public static let maximumBytes = 128 << 20
+    /// Pixels per buffer (4 bytes each).
+    static let maximumPixels = Int64(maximumBytes / 4)
+}
+
+extension SurfaceScale {
+    /// The largest size within `logical` (each side at least 1) whose buffer at this scale fits
+    /// `BufferLimits`: each side cut to what `maximumSide` buffer pixels show, then both sides
+    /// shrunk in proportion until the buffer fits `maximumBytes`. Sizes that fit come back unchanged.
+    public func fittingLogicalSize(_ logical: LogicalSize) -> LogicalSize {
+        let longest = largestLength(fitting: BufferLimits.maximumSide)
+        var width = min(max(logical.width, 1), longest)
+        var height = min(max(logical.height, 1), longest)
+        let pixels = bufferPixels(width, height)
+        guard pixels > BufferLimits.maximumPixels else { return LogicalSize(width: width, height: height) }
+        let shrink = (Double(BufferLimits.maximumPixels) / Double(pixels)).squareRoot()
+        width = max(Int32(Double(width) * shrink), 1)
+        height = max(Int32(Double(height) * shrink), 1)
+        // Rounding to whole buffer pixels can leave it a row or a column over.
+        while bufferPixels(width, height) > BufferLimits.maximumPixels {
+            if width >= height { width -= 1 } else { height -= 1 }
+        }
+        return LogicalSize(width: width, height: height)
+    }
+
+    /// The largest logical length (at least 1) whose buffer length is at most `pixels`.
+    private func largestLength(fitting pixels: Int32) -> Int32 {
+        var length = Int32(clamping: Int64(pixels) * 120 / Int64(value120))
+        while length > 1 && bufferLength(length) > pixels { length -= 1 }
+        while length < Int32.max && bufferLength(length + 1) <= pixels { length += 1 }
+        return max(length, 1)
+    }
+
+    private func bufferPixels(_ width: Int32, _ height: Int32) -> Int64 {
+        let size = bufferSize(for: LogicalSize(width: width, height: height))
+        return Int64(size.width) * Int64(size.height)
+    }
+}

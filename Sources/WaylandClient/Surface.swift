@@ -30,8 +30,9 @@ public enum SurfaceRole: Equatable, Sendable {
 /// What the surface tells the app. All calls happen inside `EventLoop.run()` on its thread.
 /// Input methods have empty default implementations.
 public protocol SliderSurfaceDelegate: AnyObject {
-    /// The compositor configured the surface to `logicalSize` (first time, or a new size). Present a
-    /// frame of this size. Configures that keep the size are acknowledged and committed without
+    /// The surface is to be drawn at `logicalSize`: the compositor configured it (first time, or a
+    /// new size), or a new scale changed what `BufferLimits` allows of a huge configured size. Present
+    /// a frame of this size. Configures that keep the size are acknowledged and committed without
     /// bothering the app.
     func surface(_ surface: SliderSurface, configured logicalSize: LogicalSize)
     /// The user or compositor closed the window (`xdg_toplevel.close`, `zwlr_layer_surface_v1.closed`).
@@ -107,8 +108,11 @@ public final class SliderSurface {
     private var sentViewportSize: LogicalSize?
     private var hasPresented = false
 
-    /// The size the compositor configured (valid once `isConfigured`).
+    /// The size to draw at (valid once `isConfigured`): the size the compositor configured, cut to
+    /// what `BufferLimits` allows at the current scale.
     public private(set) var logicalSize = LogicalSize(width: 0, height: 0)
+    /// The size the compositor configured (its 0s replaced by the preferred size), before the cut.
+    private var configuredSize: LogicalSize?
     /// The scale to render at.
     public private(set) var scale: SurfaceScale
     /// Whether the first configure arrived (presenting before it is a protocol error).
@@ -258,7 +262,7 @@ public final class SliderSurface {
         if let existing = self.pool {
             pool = existing
         } else {
-            pool = try ShmPool(shm: connection.shm.proxy, capacity: 2 * length)
+            pool = try ShmPool(shm: connection.shm.proxy, capacity: min(2 * length, ShmPool.maximumCapacity))
             self.pool = pool
         }
         let buffer = try pool.makeBuffer(size: size)
@@ -289,16 +293,30 @@ public final class SliderSurface {
 
     // MARK: Role events (from Toplevel / LayerSurface, after they acknowledged the configure)
 
+    /// The role acknowledged a configure to `size` (at least 1×1).
     func roleConfigured(_ size: LogicalSize) {
-        guard !isConfigured || size != logicalSize else {
+        configuredSize = size
+        let drawn = drawableSize(size)
+        guard !isConfigured || drawn != logicalSize else {
             // Same size: the acknowledgement takes effect with a commit; nothing to redraw.
             if hasPresented { wl_surface_commit(proxy) }
             return
         }
-        logicalSize = size
+        logicalSize = drawn
         isConfigured = true
         bufferSet.invalidateContents()
-        delegate?.surface(self, configured: size)
+        delegate?.surface(self, configured: drawn)
+    }
+
+    /// `size` cut to what `BufferLimits` allows at the current scale, with a warning when cut.
+    private func drawableSize(_ size: LogicalSize) -> LogicalSize {
+        let drawn = scale.fittingLogicalSize(size)
+        if drawn != size {
+            connection.warn("the compositor asks for a \(size) surface, too large to draw at scale \(scale) (buffers are kept "
+                + "within \(BufferLimits.maximumSide) pixels a side and \(BufferLimits.maximumBytes >> 20) MiB); drawing \(drawn)",
+                once: .surfaceSize)
+        }
+        return drawn
     }
 
     func roleClosed() {
@@ -321,10 +339,19 @@ public final class SliderSurface {
         }
     }
 
+    /// A new scale. When the configured size no longer fits `BufferLimits` at it (or fits again),
+    /// the app gets the new size first, then the scale.
     private func updateScale(_ newScale: SurfaceScale) {
         guard newScale != scale else { return }
         scale = newScale
         bufferSet.invalidateContents()
+        if isConfigured, let configuredSize {
+            let drawn = drawableSize(configuredSize)
+            if drawn != logicalSize {
+                logicalSize = drawn
+                delegate?.surface(self, configured: drawn)
+            }
+        }
         delegate?.surface(self, scaleChanged: newScale)
     }
 

@@ -37,6 +37,10 @@ final class Toplevel {
 
     func surfaceConfigure(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
+        if pendingWidth < 0 || pendingHeight < 0 {
+            surface.connection.warn("xdg_toplevel.configure: a negative size \(pendingWidth)x\(pendingHeight) means "
+                + "nothing; taking it as 0 (the client's choice)", once: .negativeSize)
+        }
         surface.roleConfigured(Toplevel.configuredSize(width: pendingWidth, height: pendingHeight, preferred: preferredSize))
     }
 

@@ -8,6 +8,10 @@ enum WarningTopic: Hashable, Sendable, CaseIterable {
     case outputScale
     /// `wp_fractional_scale_v1.preferred_scale` outside ¼…16.
     case fractionalScale
+    /// A configured size (at the current scale) beyond `BufferLimits`.
+    case surfaceSize
+    /// A negative `xdg_toplevel.configure` size.
+    case negativeSize
     /// A keymap that cannot be used (reported again after a usable one arrived).
     case keymap
 }

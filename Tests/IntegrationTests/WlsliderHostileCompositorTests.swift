@@ -46,6 +46,116 @@ struct WlsliderHostileCompositorTests {
         }
     }
 
+    // MARK: configured sizes
+
+    @Test("toplevel configures of 0×0, negative, 100000×48, 100000×100000, 20000² and Int32.max² each give a drawable surface; huge ones are cut to 16384 px a side and 128 MiB (one warning each kind)")
+    func toplevelConfigureSizes() async throws {
+        var configuration = Configuration()
+        configuration.commitHistoryLimit = 4  // the largest buffers are 128 MiB
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            try await slider.configure(Size(width: 400, height: 60), expecting: (400, 60))
+            try await slider.configure(Size(width: 0, height: 0), expecting: (320, 48))
+            try await slider.configure(Size(width: 400, height: 60), expecting: (400, 60))
+            // Negative sides mean nothing: the client's choice, like 0.
+            try await slider.configure(Size(width: -5, height: -7), expecting: (320, 48))
+            try await slider.configure(Size(width: 100_000, height: 48), expecting: (16384, 48))
+            // √(128 MiB / 4 bytes) = 5792 pixels a side. Drawn as asked, 100000² failed ("does not fit
+            // in a pool") and 20000² took a 1.6 GB buffer.
+            try await slider.configure(Size(width: 100_000, height: 100_000), expecting: (5792, 5792))
+            try await slider.configure(Size(width: 400, height: 60), expecting: (400, 60))
+            try await slider.configure(Size(width: 20_000, height: 20_000), expecting: (5792, 5792))
+            try await slider.configure(Size(width: .max, height: .max), expecting: (5792, 5792))
+            try await slider.configure(Size(width: 400, height: 60), expecting: (400, 60))
+            try await slider.tapGlides(toValue: 25, atX: 111, y: 30)
+            try await slider.quit(expectingWarnings: [
+                "xdg_toplevel.configure: a negative size -5x-7 means nothing; taking it as 0 (the client's choice)",
+                "the compositor asks for a 100000x48 surface, too large to draw at scale 1 (buffers are kept within 16384 pixels a side and 128 MiB); drawing 16384x48",
+            ])
+        }
+    }
+
+    @Test("a huge first configure (20000²) is drawn at 5792² (one warning), not a pool sized beyond Int32.max")
+    func hugeFirstConfigure() async throws {
+        var configuration = Configuration()
+        configuration.commitHistoryLimit = 4
+        configuration.initialToplevelSize = Size(width: 20_000, height: 20_000)
+        try await withTestCompositor(configuration) { compositor in
+            // The first pool was sized for two buffers of the first frame: 3.2 GB, which trapped.
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            #expect(slider.firstCommit.buffer?.width == 5792 && slider.firstCommit.buffer?.height == 5792)
+            try await slider.configure(Size(width: 320, height: 48), expecting: (320, 48))
+            try await slider.tapGlides(toValue: 75, atX: 229)
+            try await slider.quit(expectingWarnings: [
+                "the compositor asks for a 20000x20000 surface, too large to draw at scale 1 (buffers are kept within 16384 pixels a side and 128 MiB); drawing 5792x5792",
+            ])
+        }
+    }
+
+    @Test("tiny configures, 1×1 and 30×48, of a toplevel and a layer surface give a drawable surface; the slider still glides")
+    func tinyConfigureSizes() async throws {
+        // SliderEngine's layout trapped below about 40 px of width (Layout.swift, an empty range);
+        // branch engine-robust (66e8d2b, "a valid layout for any surface size") fixes it. Until it
+        // is merged the trap is a known issue; afterwards this wrapper can go.
+        await withKnownIssue("SliderEngine's layout for tiny sizes (branch engine-robust)", isIntermittent: true) {
+            try await withTestCompositor { compositor in
+                let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+                try await slider.configure(Size(width: 1, height: 1), expecting: (1, 1))
+                try await slider.configure(Size(width: 30, height: 48), expecting: (30, 48))
+                try await slider.configure(Size(width: 1, height: 1), expecting: (1, 1))
+                try await slider.configure(Size(width: 0, height: 0), expecting: (320, 48))
+                try await slider.tapGlides(toValue: 75, atX: 229)
+                try await slider.quit(expectingWarnings: [])
+            }
+            try await withTestCompositor { compositor in
+                let slider = try await SliderRun.launch(compositor, ["--edge", "bottom", "--value", "50"], role: .layer, standardInput: true)
+                try await slider.configure(layerWidth: 1, height: 1, expecting: (1, 1))
+                try await slider.configure(layerWidth: 0, height: 0, expecting: (320, 48))
+                try compositor.writeStandardInput(slider.process, "80\n")
+                try await slider.settleAfterStandardInput()
+                #expect(try slider.lastValue() == 80)
+                try await slider.quit(expectingWarnings: [])
+            }
+        }
+    }
+
+    @Test("layer-surface configures of 4294967295², 100000×48 and 0×0 give a drawable surface (one warning); the edge slider still works")
+    func layerConfigureSizes() async throws {
+        var configuration = Configuration()
+        configuration.commitHistoryLimit = 4
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--edge", "bottom", "--value", "50"], role: .layer, standardInput: true)
+            #expect(slider.firstCommit.buffer?.width == 320 && slider.firstCommit.buffer?.height == 48)
+            try await slider.configure(layerWidth: .max, height: .max, expecting: (5792, 5792))
+            try await slider.configure(layerWidth: 100_000, height: 48, expecting: (16384, 48))
+            try await slider.configure(layerWidth: 0, height: 0, expecting: (320, 48))
+            try compositor.writeStandardInput(slider.process, "80\n")
+            try await slider.settleAfterStandardInput()
+            #expect(try slider.lastValue() == 80)
+            try await slider.quit(expectingWarnings: [
+                "the compositor asks for a 2147483647x2147483647 surface, too large to draw at scale 1 (buffers are kept within 16384 pixels a side and 128 MiB); drawing 5792x5792",
+            ])
+        }
+    }
+
+    @Test("a scale change that makes a large configured size too large cuts it, and the size comes back with the scale")
+    func largeSizeThenLargeScale() async throws {
+        var configuration = Configuration()
+        configuration.commitHistoryLimit = 4
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            try await slider.configure(Size(width: 4000, height: 100), expecting: (4000, 100))
+            // At 8× the 4000 logical pixels would need 32000 buffer pixels: 16384 / 8 = 2048 logical.
+            try await slider.sendPreferredScale(960, expecting: (16384, 800))
+            #expect(try compositor.lastBufferCommit(slider.surface)?.viewportDestination == Size(width: 2048, height: 100))
+            try await slider.sendPreferredScale(120, expecting: (4000, 100))
+            #expect(try compositor.lastBufferCommit(slider.surface)?.viewportDestination == Size(width: 4000, height: 100))
+            try await slider.quit(expectingWarnings: [
+                "the compositor asks for a 4000x100 surface, too large to draw at scale 8 (buffers are kept within 16384 pixels a side and 128 MiB); drawing 2048x100",
+            ])
+        }
+    }
+
     // MARK: the keyboard
 
     @Test("a keymap shorter than announced, garbage, an empty one and 'no keymap' leave keys ignored with one warning per broken spell; key codes 0xffffffff and 0xfffffff8 are ignored; a good keymap brings the keys back")

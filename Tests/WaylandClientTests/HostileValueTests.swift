@@ -35,7 +35,7 @@ private let hostileUInt32: [UInt32] = [0, 1, 29, 30, 31, 119, 120, 121, 1919, 19
     }
 
     @Test("nothing computed from any scale and any size traps, and every buffer is at least 1×1")
-    func noConversionTraps() {
+    func noConversionTraps() throws {
         var scales = hostileInt32.map { SurfaceScale(integer: $0) } + hostileUInt32.map { SurfaceScale(fractional: $0) }
         var generator = SplitMix64(seed: 0x5eed)
         for _ in 0..<200 { scales.append(SurfaceScale(fractional: UInt32(truncatingIfNeeded: generator.next()))) }
@@ -49,9 +49,61 @@ private let hostileUInt32: [UInt32] = [0, 1, 29, 30, 31, 119, 120, 121, 1919, 19
                     if width > 0 { #expect(buffer.width >= 1) }
                     if height > 0 { #expect(buffer.height >= 1) }
                     _ = scale.bufferRect(for: LogicalRect(x: width, y: height, width: width, height: height), in: logical)
+                    let fitted = scale.fittingLogicalSize(logical)
+                    let fittedBuffer = scale.bufferSize(for: fitted)
+                    #expect(fitted.width >= 1 && fitted.height >= 1)
+                    #expect(fitted.width <= max(width, 1) && fitted.height <= max(height, 1))
+                    #expect(fittedBuffer.width <= BufferLimits.maximumSide && fittedBuffer.height <= BufferLimits.maximumSide)
+                    let layout = try ShmPool.layout(fittedBuffer)
+                    #expect(layout.length <= BufferLimits.maximumBytes, "\(logical) at \(scale): \(fitted)")
                 }
             }
         }
+    }
+
+    @Test("a size that fits is kept; a huge one is cut to 16384 buffer pixels a side, then to 128 MiB in proportion")
+    func hugeSizesAreCut() {
+        let one = SurfaceScale.one
+        #expect(one.fittingLogicalSize(LogicalSize(width: 320, height: 48)) == LogicalSize(width: 320, height: 48))
+        #expect(one.fittingLogicalSize(LogicalSize(width: 16384, height: 2048)) == LogicalSize(width: 16384, height: 2048))
+        #expect(one.fittingLogicalSize(LogicalSize(width: 7680, height: 4320)) == LogicalSize(width: 7680, height: 4320), "8K fits")
+        #expect(one.fittingLogicalSize(LogicalSize(width: 100_000, height: 48)) == LogicalSize(width: 16384, height: 48))
+        #expect(one.fittingLogicalSize(LogicalSize(width: 100_000, height: 100_000)) == LogicalSize(width: 5792, height: 5792))
+        #expect(one.fittingLogicalSize(LogicalSize(width: .max, height: .max)) == LogicalSize(width: 5792, height: 5792))
+        // 16384 × 4096 is twice the budget: both sides shrink by √2.
+        #expect(one.fittingLogicalSize(LogicalSize(width: 16384, height: 4096)) == LogicalSize(width: 11585, height: 2896))
+        // At 2× a side holds 8192 logical pixels; at 16× 1024, and 362² logical is 5792² pixels.
+        #expect(SurfaceScale(integer: 2).fittingLogicalSize(LogicalSize(width: 9000, height: 48)) == LogicalSize(width: 8192, height: 48))
+        #expect(SurfaceScale(integer: 16).fittingLogicalSize(LogicalSize(width: 4000, height: 48)) == LogicalSize(width: 1024, height: 48))
+        #expect(SurfaceScale(integer: 16).fittingLogicalSize(LogicalSize(width: .max, height: .max)) == LogicalSize(width: 362, height: 362))
+        // At 1.5× rounding: 10923 × 1.5 = 16384.5 → 16385 (half away from zero) is one too many.
+        #expect(SurfaceScale(fractional: 180).fittingLogicalSize(LogicalSize(width: 20000, height: 10)) == LogicalSize(width: 10922, height: 10))
+        // At ¼ a side holds 65537 logical pixels (65537 / 4 = 16384.25 → 16384).
+        #expect(SurfaceScale(fractional: 30).fittingLogicalSize(LogicalSize(width: 100_000, height: 4)) == LogicalSize(width: 65537, height: 4))
+    }
+
+    @Test("the limits hold together: eight buffers of the largest size fit in one wl_shm_pool")
+    func limitsFitAPool() throws {
+        #expect(BufferSet.maximumCount * BufferLimits.maximumBytes <= ShmPool.maximumCapacity)
+        let side = try ShmPool.layout(PixelSize(width: BufferLimits.maximumSide, height: 1))
+        #expect(side.stride == 65536)
+    }
+}
+
+@Suite struct HostileConfigureTests {
+    @Test("toplevel: negative and 0 sides are the client's choice; anything positive is kept (the surface cuts it)")
+    func toplevelSizes() {
+        let preferred = LogicalSize(width: 320, height: 48)
+        #expect(Toplevel.configuredSize(width: .min, height: -1, preferred: preferred) == preferred)
+        #expect(Toplevel.configuredSize(width: .max, height: 1, preferred: preferred) == LogicalSize(width: .max, height: 1))
+        #expect(Toplevel.configuredSize(width: 0, height: 0, preferred: LogicalSize(width: 0, height: -3)) == LogicalSize(width: 1, height: 1))
+    }
+
+    @Test("layer surface: uint32 sides beyond int32 become Int32.max (the surface cuts it), 0 the requested size")
+    func layerSizes() {
+        let requested = LogicalSize(width: 320, height: 48)
+        #expect(LayerSurface.configuredSize(width: .max, height: 0x8000_0000, requested: requested) == LogicalSize(width: .max, height: .max))
+        #expect(LayerSurface.configuredSize(width: 0, height: 1, requested: requested) == LogicalSize(width: 320, height: 1))
     }
 }
 
