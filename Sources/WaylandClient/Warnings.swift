@@ -12,6 +12,8 @@ enum WarningTopic: Hashable, Sendable, CaseIterable {
     case surfaceSize
     /// A negative `xdg_toplevel.configure` size.
     case negativeSize
+    /// A title longer than a Wayland message can carry.
+    case title
     /// A keymap that cannot be used (reported again after a usable one arrived).
     case keymap
 }

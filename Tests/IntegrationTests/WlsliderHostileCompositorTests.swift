@@ -156,6 +156,24 @@ struct WlsliderHostileCompositorTests {
         }
     }
 
+    // MARK: the title
+
+    @Test("a title longer than a Wayland message is cut at a character boundary to 4083 bytes (one warning), not a lost connection")
+    func longTitle() async throws {
+        for (title, expected) in [(String(repeating: "x", count: 5000), String(repeating: "x", count: 4083)),
+                                  ("x" + String(repeating: "€", count: 2000), "x" + String(repeating: "€", count: 1360))] {
+            try await withTestCompositor { compositor in
+                let slider = try await SliderRun.launch(compositor, ["--value", "50", "--title", title], standardInput: true)
+                let sent = try #require(try compositor.surface(slider.surface).toplevel?.title)
+                #expect(sent == expected, "\(sent.utf8.count) bytes sent")
+                try await slider.tapGlides(toValue: 75, atX: 229)
+                try await slider.quit(expectingWarnings: [
+                    "xdg_toplevel.set_title: the title is \(title.utf8.count) bytes, more than a Wayland message holds; cut to \(expected.utf8.count) bytes",
+                ])
+            }
+        }
+    }
+
     // MARK: the keyboard
 
     @Test("a keymap shorter than announced, garbage, an empty one and 'no keymap' leave keys ignored with one warning per broken spell; key codes 0xffffffff and 0xfffffff8 are ignored; a good keymap brings the keys back")

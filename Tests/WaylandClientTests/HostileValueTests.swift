@@ -107,6 +107,56 @@ private let hostileUInt32: [UInt32] = [0, 1, 29, 30, 31, 119, 120, 121, 1919, 19
     }
 }
 
+@Suite struct TitleTests {
+    @Test("a string argument holds 4083 bytes: 4096 minus the 8-byte header, the 4-byte length and the NUL")
+    func limit() {
+        #expect(Toplevel.maximumStringBytes == 4096 - 8 - 4 - 1)
+        #expect((8 + 4 + (Toplevel.maximumStringBytes + 1 + 3) / 4 * 4) == 4096)
+    }
+
+    @Test("a title that fits is sent as it is")
+    func fits() {
+        let title = String(repeating: "x", count: 4083)
+        #expect(Toplevel.wireString(title) == title)
+        #expect(Toplevel.wireString("") == "")
+        #expect(Toplevel.wireString("wlslider — ☀︎") == "wlslider — ☀︎")
+    }
+
+    @Test("a longer one is cut at the last whole character that fits", arguments: [
+        ("x", 5000, 4083),          // 1 byte each
+        ("é", 2100, 4082),          // 2 bytes: 2041 of them
+        ("€", 1400, 4083),          // 3 bytes: 1361
+        ("😀", 1100, 4080),         // 4 bytes: 1020
+        ("e\u{301}", 1400, 4083),   // e + combining acute, 3 bytes a character: 1361
+        ("👨‍👩‍👧", 300, 4068),    // a family, 18 bytes in one grapheme cluster: 226
+    ])
+    func cut(unit: String, count: Int, bytes: Int) {
+        let title = String(repeating: unit, count: count)
+        let wire = Toplevel.wireString(title)
+        #expect(wire.utf8.count == bytes)
+        #expect(wire == String(repeating: unit, count: bytes / unit.utf8.count), "whole characters only")
+    }
+
+    @Test("the cut lands between characters whatever comes before: an odd prefix, then 2- to 4-byte ones")
+    func cutAfterPrefix() {
+        for unit in ["é", "€", "😀"] {
+            for prefix in ["", "x", "xx", "xxx"] {
+                let wire = Toplevel.wireString(prefix + String(repeating: unit, count: 3000))
+                let units = (4083 - prefix.utf8.count) / unit.utf8.count
+                #expect(wire == prefix + String(repeating: unit, count: units), "\(prefix.count) + \(unit)")
+            }
+        }
+    }
+
+    @Test("one character longer than a message (a letter with thousands of marks) is cut between its scalars")
+    func giantCharacter() {
+        let title = "e" + String(repeating: "\u{301}", count: 3000)
+        #expect(title.count == 1)
+        let wire = Toplevel.wireString(title)
+        #expect(wire.utf8.count == 4083 && wire.unicodeScalars.count == 1 + 2041)
+    }
+}
+
 @Suite struct WarningLogTests {
     @Test("each kind of problem is news once; a resolved one is news again; messages wait for a receiver in order")
     func once() {
