@@ -2,7 +2,8 @@
 // the value stream is sampled while the compositor sends no frame callbacks).
 internal import CWaylandClient
 
-/// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes).
+/// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes)
+/// and its current refresh rate.
 final class Output {
     private unowned let connection: WaylandConnection
     let proxy: OpaquePointer
@@ -41,8 +42,13 @@ final class Output {
 
     /// A `mode` event: the current mode's refresh rate is kept (others are modes it could switch to).
     func modeEvent(flags: UInt32, refresh: Int32) {
-        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
-        refreshMillihertz = max(refresh, 0)
+        if let current = Output.currentRefresh(flags: flags, refresh: refresh) { refreshMillihertz = current }
+    }
+
+    /// The refresh rate (mHz, 0: unknown) a `mode` event sets, or nil for a mode that is not the
+    /// current one. A negative rate means nothing: unknown.
+    static func currentRefresh(flags: UInt32, refresh: Int32) -> Int32? {
+        flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 ? max(refresh, 0) : nil
     }
 
     func nameEvent(_ name: String) {
@@ -61,4 +67,14 @@ final class Output {
         scale = newScale
         onScaleChange?(self)
     }
+}
+
+/// How long a frame lasts, in milliseconds, from the refresh rates (mHz, 0: unknown) of the outputs
+/// a surface entered, else of all outputs: the fastest one's, kept within 1–1000 Hz (a compositor
+/// may announce any int32); 60 Hz when none is known.
+func frameIntervalMilliseconds(entered: [Int32], allOutputs: [Int32]) -> Double {
+    let fastestEntered = entered.max() ?? 0
+    let refresh = fastestEntered > 0 ? fastestEntered : allOutputs.max() ?? 0
+    guard refresh > 0 else { return 1000.0 / 60 }
+    return 1_000_000.0 / Double(min(max(refresh, 1000), 1_000_000))
 }

@@ -175,10 +175,8 @@ public final class SliderSurface {
     /// refresh rate among the outputs it entered (before it entered one, among all outputs), kept
     /// within 1–1000 Hz; 60 Hz when no output says.
     public var frameIntervalMilliseconds: Double {
-        let entered = enteredOutputs.map(\.refreshMillihertz).max() ?? 0
-        let refresh = entered > 0 ? entered : connection.outputRefreshRates.max() ?? 0
-        guard refresh > 0 else { return 1000.0 / 60 }
-        return 1_000_000.0 / Double(min(max(refresh, 1000), 1_000_000))
+        WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.map(\.refreshMillihertz),
+                                                allOutputs: connection.outputRefreshRates)
     }
 
     /// Whether a frame callback is pending (at most one is).

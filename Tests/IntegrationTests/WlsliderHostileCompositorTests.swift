@@ -208,6 +208,58 @@ struct WlsliderHostileCompositorTests {
             ])
         }
     }
+
+    // MARK: refresh rates, releases, frame callbacks
+
+    @Test("absurd refresh rates pace a hidden window's value stream within 1–1000 Hz; a mode that is not current changes nothing")
+    func absurdRefreshRates() async throws {
+        try await withTestCompositor { compositor in
+            // wlslider's own rule for late frame callbacks: the refresh rate paces the stream.
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true, lateFrameMilliseconds: nil)
+            try compositor.setFrameCallbackMode(.withheld)
+            // Int32.max mHz would be a timer every 0.5 µs: 1000 Hz at most, 0.25 s of glide in ≤ 250 steps.
+            try compositor.setOutputMode(width: 800, height: 600, refresh: .max)
+            let fast = try await slider.hiddenGlide(to: 100)
+            #expect(fast.count >= 2 && fast.count <= 260, "\(fast.count) lines")
+            // Unknown (0, or negative) is 60 Hz, whatever modes the output could switch to.
+            try compositor.setOutputMode(width: 800, height: 600, refresh: 0)
+            try compositor.sendOutputMode(width: 640, height: 480, refresh: 1_000_000, current: false)
+            try compositor.sendOutputMode(width: 800, height: 600, refresh: .min, current: true)
+            let slow = try await slider.hiddenGlide(to: 0)
+            #expect(slow.count >= 2 && slow.count <= 25, "60 Hz: \(slow.count) lines")
+            try await slider.quit(expectingWarnings: [])
+        }
+    }
+
+    @Test("releases of buffers not held, done sent fifty times on one frame callback and a storm of configures change nothing")
+    func spuriousEvents() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 229, y: 24), .frame, .up(id: 0), .frame])
+            var glide: [ValueLine] = []
+            for _ in 0..<5 {
+                for (id, buffer) in compositor.state.buffers where !buffer.isDestroyed { try compositor.sendRelease(id, times: 20) }
+                try compositor.advanceClock(by: 16, answeringFrameCallbacks: false)
+                try compositor.sendFrameCallbacks(times: 50)
+                try await slider.sync()
+                glide += try slider.takeLines()
+            }
+            glide += try await slider.settle()
+            let values = glide.map(\.value)
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 } && values.count > 10 && values.last == 75,
+                    "one frame per callback, gliding on: \(values)")
+            var last: UInt32 = 0
+            for i in 0..<300 { last = try compositor.configure(slider.surface, size: Size(width: 300 + Int32(i % 7), height: 40 + Int32(i % 5))) }
+            try await compositor.waitForAck(of: last, on: slider.surface, timeout: .seconds(20))
+            // Releases come after the commits of many sizes, so it ran out of free buffers on the way
+            // and waits for a frame callback to draw the last size.
+            try await slider.settle()
+            try await slider.configure(Size(width: 320, height: 48), expecting: (320, 48))
+            #expect(compositor.state.buffers.values.filter { !$0.isDestroyed }.count <= 2, "stale buffers are destroyed")
+            try await slider.tapGlides(toValue: 25, atX: 91)
+            try await slider.quit(expectingWarnings: [])
+        }
+    }
 }
 
 // MARK: - helpers

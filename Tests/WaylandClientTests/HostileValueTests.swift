@@ -157,6 +157,39 @@ private let hostileUInt32: [UInt32] = [0, 1, 29, 30, 31, 119, 120, 121, 1919, 19
     }
 }
 
+@Suite struct OutputRefreshTests {
+    @Test("only the current mode sets the refresh rate; a negative one means unknown")
+    func modeFlags() {
+        let current: UInt32 = 1, preferred: UInt32 = 2
+        #expect(Output.currentRefresh(flags: current, refresh: 60000) == 60000)
+        #expect(Output.currentRefresh(flags: current | preferred, refresh: 144_000) == 144_000)
+        #expect(Output.currentRefresh(flags: preferred, refresh: 144_000) == nil)
+        #expect(Output.currentRefresh(flags: 0, refresh: 30000) == nil)
+        #expect(Output.currentRefresh(flags: current, refresh: -60000) == 0)
+        #expect(Output.currentRefresh(flags: current, refresh: .min) == 0)
+        #expect(Output.currentRefresh(flags: .max, refresh: .max) == .max)
+    }
+
+    @Test("a frame lasts as long as the fastest entered output's (else any output's) frame; 60 Hz when unknown")
+    func interval() {
+        #expect(frameIntervalMilliseconds(entered: [], allOutputs: []) == 1000.0 / 60)
+        #expect(frameIntervalMilliseconds(entered: [0], allOutputs: [0]) == 1000.0 / 60)
+        #expect(frameIntervalMilliseconds(entered: [60000], allOutputs: [144_000]) == 1000.0 / 60)
+        #expect(frameIntervalMilliseconds(entered: [60000, 120_000], allOutputs: []) == 1000.0 / 120)
+        #expect(frameIntervalMilliseconds(entered: [0], allOutputs: [30000, 144_000]) == 1000.0 / 144)
+        #expect(frameIntervalMilliseconds(entered: [], allOutputs: [59940]) == 1_000_000.0 / 59940)
+    }
+
+    @Test("absurd refresh rates are kept within 1–1000 Hz")
+    func absurdRates() {
+        #expect(frameIntervalMilliseconds(entered: [.max], allOutputs: []) == 1)
+        #expect(frameIntervalMilliseconds(entered: [1_000_001], allOutputs: []) == 1)
+        #expect(frameIntervalMilliseconds(entered: [1], allOutputs: []) == 1000)
+        #expect(frameIntervalMilliseconds(entered: [999], allOutputs: []) == 1000)
+        #expect(frameIntervalMilliseconds(entered: [], allOutputs: [.max, 60000]) == 1)
+    }
+}
+
 @Suite struct WarningLogTests {
     @Test("each kind of problem is news once; a resolved one is news again; messages wait for a receiver in order")
     func once() {
