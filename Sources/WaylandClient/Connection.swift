@@ -46,6 +46,8 @@ final class Registry {
 
     func global(name: UInt32, interface: String, version: UInt32) {
         let global = AdvertisedGlobal(name: name, interface: interface, version: version)
+        // A name announced again (without global_remove) replaces its first announcement.
+        advertised.removeAll { $0.name == name }
         advertised.append(global)
         connection?.globalAdded(global)
     }
@@ -190,6 +192,10 @@ public final class WaylandConnection {
     // MARK: Globals
 
     func globalAdded(_ global: AdvertisedGlobal) {
+        // A name announced again without a global_remove first (a protocol violation) replaces what
+        // was bound under it as if it had been removed: otherwise a gesture of the old seat's touch
+        // would never end, and surfaces would keep the old output alive.
+        globalRemoved(name: global.name)
         if let binding = bindingsForEach([global], of: .seat).first { addSeat(binding) }
         if let binding = bindingsForEach([global], of: .output).first { addOutput(binding) }
     }

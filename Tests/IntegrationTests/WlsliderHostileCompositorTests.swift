@@ -260,6 +260,51 @@ struct WlsliderHostileCompositorTests {
             try await slider.quit(expectingWarnings: [])
         }
     }
+
+    // MARK: globals
+
+    @Test("a seat announced again under its name (no global_remove) ends the gesture its old touch held, and the new seat works")
+    func seatAnnouncedAgain() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame])
+            try compositor.announceGlobalAgain(.seat)
+            let client = slider.client
+            try await compositor.waitUntil("a second wl_seat") { $0.clients[client]?.boundGlobals["wl_seat"]?.count == 2 }
+            try await slider.sync()
+            try await slider.catchUp()  // the lost touch carries no timestamp
+            try await slider.settle()
+            // The old seat's finger is gone: a value from stdin no longer waits for its lift.
+            try compositor.writeStandardInput(slider.process, "10\n")
+            try await slider.settleAfterStandardInput()
+            #expect(try slider.lastValue() == 10)
+            try await slider.waitForDevices(.all)
+            // The old finger's lift, arriving on the new seat, belongs to no gesture.
+            try await slider.touch([.up(id: 0), .frame])
+            #expect(try await slider.settle().isEmpty)
+            try await slider.tapGlides(toValue: 75, atX: 229)
+            try await slider.quit(expectingWarnings: [])
+        }
+    }
+
+    @Test("an output announced again under its name (no global_remove) replaces the old one, which is released, not kept alive by the surface")
+    func outputAnnouncedAgain() async throws {
+        var configuration = Configuration()
+        configuration.globals[.fractionalScale] = nil
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            try await slider.setOutputScale(2, expecting: (640, 96, 2))
+            try compositor.announceGlobalAgain(.output)
+            let client = slider.client
+            try await compositor.waitUntil("a second wl_output") { $0.clients[client]?.boundGlobals["wl_output"]?.count == 2 }
+            try await slider.sync()
+            #expect(compositor.state.clients[client]?.requests("wl_output.release") == 1, "the replaced wl_output is released")
+            try compositor.enterOutput(slider.surface)
+            try await slider.setOutputScale(1, expecting: (320, 48, 1))
+            try await slider.tapGlides(toValue: 75, atX: 229)
+            try await slider.quit(expectingWarnings: [])
+        }
+    }
 }
 
 // MARK: - helpers
