@@ -83,8 +83,9 @@ public enum PresentResult: Equatable, Sendable {
     /// The draw closure returned no damage: nothing was committed (a requested frame callback was
     /// still requested).
     case nothingDamaged
-    /// The compositor holds every buffer (`BufferSet.maximumCount`): nothing was drawn; a frame
-    /// callback was requested so the app gets a `frameDone` to try again.
+    /// The compositor holds every buffer (`BufferSet.maximumCount`): nothing was drawn. A frame
+    /// callback is requested as soon as it releases one, so the app gets a `frameDone` to try
+    /// again; none before, since asking sooner would only poll for the release.
     case buffersBusy
 }
 
@@ -107,6 +108,8 @@ public final class SliderSurface {
     private var sentBufferScale: Int32 = 1
     private var sentViewportSize: LogicalSize?
     private var hasPresented = false
+    /// Every buffer was busy at the last present: ask for a frame when one is released.
+    private var frameOnRelease = false
 
     /// The size to draw at (valid once `isConfigured`): the size the compositor configured, cut to
     /// what `BufferLimits` allows at the current scale.
@@ -199,7 +202,9 @@ public final class SliderSurface {
         precondition(isConfigured, "SliderSurface.present before the first configure")
         let size = bufferSize
         guard let buffer = try acquireBuffer(size) else {
-            requestFrame()
+            // A frame callback now would poll: a compositor that holds every buffer and answers
+            // callbacks at once would keep us committing frame requests as fast as it answers.
+            frameOnRelease = true
             return .buffersBusy
         }
         let pixels = PixelBuffer(base: pool!.pixels(at: buffer.offset), size: size, stride: buffer.stride,
@@ -272,6 +277,10 @@ public final class SliderSurface {
 
     private func bufferReleased(_ buffer: ShmBuffer) {
         if bufferSet.released(buffer.id) { buffers[buffer.id] = nil }
+        if frameOnRelease {
+            frameOnRelease = false
+            requestFrame()
+        }
     }
 
     // MARK: Frame callbacks

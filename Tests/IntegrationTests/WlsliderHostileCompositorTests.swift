@@ -261,6 +261,30 @@ struct WlsliderHostileCompositorTests {
         }
     }
 
+    @Test("a compositor that holds every buffer and answers frame callbacks at once does not make wlslider poll for a release")
+    func everyBufferHeldWithImmediateCallbacks() async throws {
+        var configuration = Configuration()
+        configuration.bufferRelease = .hold
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            try compositor.setFrameCallbackMode(.immediate)
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 229, y: 24), .frame, .up(id: 0), .frame])
+            try await compositor.waitUntil("eight held buffers") { $0.buffers.count == 8 }
+            // Each frame request was answered at once: thousands a second until a release.
+            let rate = try await compositor.requestRate(of: slider.client, over: .milliseconds(300))
+            #expect(rate < 20, "\(rate) requests a second while every buffer is held")
+            #expect(try compositor.checkHeldBuffers().isEmpty)
+            try compositor.setFrameCallbackMode(.virtualClock)
+            try compositor.setBufferReleaseMode(.immediate)
+            try compositor.releaseHeldBuffers()
+            try await slider.catchUp()
+            try await slider.settle()
+            #expect(try slider.lastValue() == 75)
+            #expect(abs(try slider.thumb().centerX - 229) <= 1)
+            try await slider.quit(expectingWarnings: [])
+        }
+    }
+
     // MARK: globals
 
     @Test("a seat announced again under its name (no global_remove) ends the gesture its old touch held, and the new seat works")
