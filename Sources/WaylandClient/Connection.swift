@@ -46,6 +46,8 @@ final class Registry {
 
     func global(name: UInt32, interface: String, version: UInt32) {
         let global = AdvertisedGlobal(name: name, interface: interface, version: version)
+        // A name announced again (without global_remove) replaces its first announcement.
+        advertised.removeAll { $0.name == name }
         advertised.append(global)
         connection?.globalAdded(global)
     }
@@ -78,9 +80,16 @@ public final class WaylandConnection {
     private var surfaces: [UInt: WeakSurface] = [:]
     private var cursorImages: CursorImages?
     private(set) weak var loop: EventLoop?
-    /// Receives one line for each problem that is survived rather than fatal (a keymap that does
-    /// not compile, a nonsensical scale or size from the compositor): print it on stderr.
-    public var onWarning: (String) -> Void = { _ in }
+    /// Receives one line for each kind of problem that is survived rather than fatal (a keymap
+    /// that does not compile, a nonsensical scale or size from the compositor), once per kind:
+    /// print it on stderr. Warnings raised while connecting are delivered when it is set.
+    public var onWarning: ((String) -> Void)? {
+        didSet {
+            guard let onWarning else { return }
+            for message in warnings.takeHeld() { onWarning(message) }
+        }
+    }
+    private var warnings = WarningLog()
     private var displaySource: EventLoop.SourceToken?
     private var readPrepared = false
 
@@ -184,6 +193,10 @@ public final class WaylandConnection {
     // MARK: Globals
 
     func globalAdded(_ global: AdvertisedGlobal) {
+        // A name announced again without a global_remove first (a protocol violation) replaces what
+        // was bound under it as if it had been removed: otherwise a gesture of the old seat's touch
+        // would never end, and surfaces would keep the old output alive.
+        globalRemoved(name: global.name)
         if let binding = bindingsForEach([global], of: .seat).first { addSeat(binding) }
         if let binding = bindingsForEach([global], of: .output).first { addOutput(binding) }
     }
@@ -200,7 +213,7 @@ public final class WaylandConnection {
     }
 
     private func addOutput(_ binding: GlobalBinding) {
-        let output = Output(registry: registry.proxy, binding: binding)
+        let output = Output(connection: self, registry: registry.proxy, binding: binding)
         output.onScaleChange = { [unowned self] _ in
             for surface in liveSurfaces { surface.outputsChanged() }
         }
@@ -229,9 +242,15 @@ public final class WaylandConnection {
         return created
     }
 
-    /// Reports a survived problem through `onWarning`.
-    func warn(_ message: String) {
-        onWarning(message)
+    /// Reports a survived problem through `onWarning`, unless `topic` was reported already.
+    func warn(_ message: String, once topic: WarningTopic) {
+        guard warnings.isNews(topic) else { return }
+        if let onWarning { onWarning(message) } else { warnings.hold(message) }
+    }
+
+    /// The problem of `topic` went away: its next occurrence is reported again.
+    func resolved(_ topic: WarningTopic) {
+        warnings.resolved(topic)
     }
 
     func ping(serial: UInt32) {

@@ -56,6 +56,19 @@ final class XKBKeymap {
         self.state = state
     }
 
+    /// A new xkb context that logs nothing: xkbcommon prints lines of its own on stderr for every
+    /// error in a keymap, and a broken keymap is reported once, as one line of ours.
+    static func quietContext() -> OpaquePointer? {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        xkb_context_set_log_fn(context) { _, _, _, _ in }
+        return context
+    }
+
+    /// Releases a context from `quietContext()`.
+    static func release(_ context: OpaquePointer) {
+        xkb_context_unref(context)
+    }
+
     /// The length of the keymap text: up to the first NUL, or all of it.
     static func textLength(_ bytes: UnsafeRawBufferPointer) -> Int {
         bytes.firstIndex(of: 0) ?? bytes.count
@@ -153,7 +166,7 @@ final class Keyboard {
         self.seat = seat
         hasRelease = seat.devicesHaveRelease
         proxy = wl_seat_get_keyboard(seat.proxy)
-        context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
+        context = XKBKeymap.quietContext()
         wl_keyboard_add_listener(proxy, Listeners.keyboard, Unmanaged.passUnretained(self).toOpaque())
         loopAttached()
     }
@@ -161,7 +174,7 @@ final class Keyboard {
     deinit {
         timer = nil
         keymap = nil
-        if let context { xkb_context_unref(context) }
+        if let context { XKBKeymap.release(context) }
         if hasRelease { wl_keyboard_release(proxy) } else { wl_keyboard_destroy(proxy) }
     }
 
@@ -171,16 +184,24 @@ final class Keyboard {
         timer = RepeatTimer(loop: loop) { [unowned self] count in repeatExpired(count) }
     }
 
+    /// A new keymap replaces the old one. One that cannot be used leaves keys undecoded (keysym 0,
+    /// which the app ignores) with one warning, however many broken ones follow, until a usable
+    /// one arrives.
     func keymap(format: UInt32, fd: Int32, size: UInt32) {
         let file = FileDescriptor(owning: fd)
         apply(repeater.stop())
         keymap = nil
-        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, let context else { return }
-        // A keymap that cannot be used leaves keys undecoded (keysym 0): one warning, no crash.
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
+            let what = format == WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue ? "no keymap" : "a keymap of unknown format \(format)"
+            seat.connection.warn("wl_keyboard: the compositor sent \(what); keys are ignored", once: .keymap)
+            return
+        }
+        guard let context else { return }
         do throws(XKBKeymap.Failure) {
             keymap = try XKBKeymap(context: context, fd: file.descriptor, size: size)
+            seat.connection.resolved(.keymap)
         } catch {
-            seat.connection.warn("wl_keyboard: \(error); keys are ignored")
+            seat.connection.warn("wl_keyboard: \(error); keys are ignored", once: .keymap)
         }
     }
 

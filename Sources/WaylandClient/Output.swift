@@ -2,12 +2,14 @@
 // the value stream is sampled while the compositor sends no frame callbacks).
 internal import CWaylandClient
 
-/// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes).
+/// One bound `wl_output`: tracks its integer scale (applied on `done`, which groups the changes)
+/// and its current refresh rate.
 final class Output {
+    private unowned let connection: WaylandConnection
     let proxy: OpaquePointer
     let globalName: UInt32
     let version: UInt32
-    /// The scale in effect (1 until told otherwise).
+    /// The scale in effect (1 until told otherwise), within 1…`SurfaceScale.maximumFactor`.
     private(set) var scale: Int32 = 1
     private var pendingScale: Int32?
     /// The current mode's refresh rate in mHz (0: unknown).
@@ -17,7 +19,8 @@ final class Output {
     /// Called after a `done` that changed the scale.
     var onScaleChange: ((Output) -> Void)?
 
-    init(registry: OpaquePointer, binding: GlobalBinding) {
+    init(connection: WaylandConnection, registry: OpaquePointer, binding: GlobalBinding) {
+        self.connection = connection
         let raw = wl_registry_bind(registry, binding.name, wlslider_wl_output_interface(), binding.version)
         proxy = OpaquePointer(raw!)
         globalName = binding.name
@@ -39,8 +42,13 @@ final class Output {
 
     /// A `mode` event: the current mode's refresh rate is kept (others are modes it could switch to).
     func modeEvent(flags: UInt32, refresh: Int32) {
-        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
-        refreshMillihertz = max(refresh, 0)
+        if let current = Output.currentRefresh(flags: flags, refresh: refresh) { refreshMillihertz = current }
+    }
+
+    /// The refresh rate (mHz, 0: unknown) a `mode` event sets, or nil for a mode that is not the
+    /// current one. A negative rate means nothing: unknown.
+    static func currentRefresh(flags: UInt32, refresh: Int32) -> Int32? {
+        flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 ? max(refresh, 0) : nil
     }
 
     func nameEvent(_ name: String) {
@@ -50,8 +58,23 @@ final class Output {
     func done() {
         guard let pendingScale else { return }
         self.pendingScale = nil
-        let changed = pendingScale != scale
-        scale = max(pendingScale, 1)
-        if changed { onScaleChange?(self) }
+        let (newScale, clamped) = SurfaceScale.integerOutputScale(pendingScale)
+        if clamped {
+            connection.warn("wl_output.scale \(pendingScale) on \(name.isEmpty ? "an output" : name) is beyond the "
+                + "largest scale drawn at; drawing at \(newScale)", once: .outputScale)
+        }
+        guard newScale != scale else { return }
+        scale = newScale
+        onScaleChange?(self)
     }
+}
+
+/// How long a frame lasts, in milliseconds, from the refresh rates (mHz, 0: unknown) of the outputs
+/// a surface entered, else of all outputs: the fastest one's, kept within 1–1000 Hz (a compositor
+/// may announce any int32); 60 Hz when none is known.
+func frameIntervalMilliseconds(entered: [Int32], allOutputs: [Int32]) -> Double {
+    let fastestEntered = entered.max() ?? 0
+    let refresh = fastestEntered > 0 ? fastestEntered : allOutputs.max() ?? 0
+    guard refresh > 0 else { return 1000.0 / 60 }
+    return 1_000_000.0 / Double(min(max(refresh, 1000), 1_000_000))
 }

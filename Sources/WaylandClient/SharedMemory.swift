@@ -17,7 +17,10 @@ final class ShmPool {
 
     /// Creates a pool of `capacity` bytes.
     init(shm: OpaquePointer, capacity: Int) throws(WaylandError) {
-        let size = PoolAllocator.aligned(capacity)
+        guard capacity <= ShmPool.maximumCapacity else {
+            throw WaylandError(.unsupported, "wl_shm: a pool of \(capacity) bytes is beyond what wl_shm describes (at most 2 GiB)")
+        }
+        let size = min(PoolAllocator.aligned(capacity), ShmPool.maximumCapacity)
         let file: FileDescriptor
         do throws(Errno) {
             file = try FileDescriptor.memoryFile(name: "wlslider-shm")

@@ -30,8 +30,9 @@ public enum SurfaceRole: Equatable, Sendable {
 /// What the surface tells the app. All calls happen inside `EventLoop.run()` on its thread.
 /// Input methods have empty default implementations.
 public protocol SliderSurfaceDelegate: AnyObject {
-    /// The compositor configured the surface to `logicalSize` (first time, or a new size). Present a
-    /// frame of this size. Configures that keep the size are acknowledged and committed without
+    /// The surface is to be drawn at `logicalSize`: the compositor configured it (first time, or a
+    /// new size), or a new scale changed what `BufferLimits` allows of a huge configured size. Present
+    /// a frame of this size. Configures that keep the size are acknowledged and committed without
     /// bothering the app.
     func surface(_ surface: SliderSurface, configured logicalSize: LogicalSize)
     /// The user or compositor closed the window (`xdg_toplevel.close`, `zwlr_layer_surface_v1.closed`).
@@ -82,8 +83,9 @@ public enum PresentResult: Equatable, Sendable {
     /// The draw closure returned no damage: nothing was committed (a requested frame callback was
     /// still requested).
     case nothingDamaged
-    /// The compositor holds every buffer (`BufferSet.maximumCount`): nothing was drawn; a frame
-    /// callback was requested so the app gets a `frameDone` to try again.
+    /// The compositor holds every buffer (`BufferSet.maximumCount`): nothing was drawn. A frame
+    /// callback is requested as soon as it releases one, so the app gets a `frameDone` to try
+    /// again; none before, since asking sooner would only poll for the release.
     case buffersBusy
 }
 
@@ -106,9 +108,14 @@ public final class SliderSurface {
     private var sentBufferScale: Int32 = 1
     private var sentViewportSize: LogicalSize?
     private var hasPresented = false
+    /// Every buffer was busy at the last present: ask for a frame when one is released.
+    private var frameOnRelease = false
 
-    /// The size the compositor configured (valid once `isConfigured`).
+    /// The size to draw at (valid once `isConfigured`): the size the compositor configured, cut to
+    /// what `BufferLimits` allows at the current scale.
     public private(set) var logicalSize = LogicalSize(width: 0, height: 0)
+    /// The size the compositor configured (its 0s replaced by the preferred size), before the cut.
+    private var configuredSize: LogicalSize?
     /// The scale to render at.
     public private(set) var scale: SurfaceScale
     /// Whether the first configure arrived (presenting before it is a protocol error).
@@ -171,10 +178,8 @@ public final class SliderSurface {
     /// refresh rate among the outputs it entered (before it entered one, among all outputs), kept
     /// within 1–1000 Hz; 60 Hz when no output says.
     public var frameIntervalMilliseconds: Double {
-        let entered = enteredOutputs.map(\.refreshMillihertz).max() ?? 0
-        let refresh = entered > 0 ? entered : connection.outputRefreshRates.max() ?? 0
-        guard refresh > 0 else { return 1000.0 / 60 }
-        return 1_000_000.0 / Double(min(max(refresh, 1000), 1_000_000))
+        WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.map(\.refreshMillihertz),
+                                                allOutputs: connection.outputRefreshRates)
     }
 
     /// Whether a frame callback is pending (at most one is).
@@ -197,7 +202,9 @@ public final class SliderSurface {
         precondition(isConfigured, "SliderSurface.present before the first configure")
         let size = bufferSize
         guard let buffer = try acquireBuffer(size) else {
-            requestFrame()
+            // A frame callback now would poll: a compositor that holds every buffer and answers
+            // callbacks at once would keep us committing frame requests as fast as it answers.
+            frameOnRelease = true
             return .buffersBusy
         }
         let pixels = PixelBuffer(base: pool!.pixels(at: buffer.offset), size: size, stride: buffer.stride,
@@ -258,7 +265,7 @@ public final class SliderSurface {
         if let existing = self.pool {
             pool = existing
         } else {
-            pool = try ShmPool(shm: connection.shm.proxy, capacity: 2 * length)
+            pool = try ShmPool(shm: connection.shm.proxy, capacity: min(2 * length, ShmPool.maximumCapacity))
             self.pool = pool
         }
         let buffer = try pool.makeBuffer(size: size)
@@ -270,6 +277,10 @@ public final class SliderSurface {
 
     private func bufferReleased(_ buffer: ShmBuffer) {
         if bufferSet.released(buffer.id) { buffers[buffer.id] = nil }
+        if frameOnRelease {
+            frameOnRelease = false
+            requestFrame()
+        }
     }
 
     // MARK: Frame callbacks
@@ -289,16 +300,30 @@ public final class SliderSurface {
 
     // MARK: Role events (from Toplevel / LayerSurface, after they acknowledged the configure)
 
+    /// The role acknowledged a configure to `size` (at least 1×1).
     func roleConfigured(_ size: LogicalSize) {
-        guard !isConfigured || size != logicalSize else {
+        configuredSize = size
+        let drawn = drawableSize(size)
+        guard !isConfigured || drawn != logicalSize else {
             // Same size: the acknowledgement takes effect with a commit; nothing to redraw.
             if hasPresented { wl_surface_commit(proxy) }
             return
         }
-        logicalSize = size
+        logicalSize = drawn
         isConfigured = true
         bufferSet.invalidateContents()
-        delegate?.surface(self, configured: size)
+        delegate?.surface(self, configured: drawn)
+    }
+
+    /// `size` cut to what `BufferLimits` allows at the current scale, with a warning when cut.
+    private func drawableSize(_ size: LogicalSize) -> LogicalSize {
+        let drawn = scale.fittingLogicalSize(size)
+        if drawn != size {
+            connection.warn("the compositor asks for a \(size) surface, too large to draw at scale \(scale) (buffers are kept "
+                + "within \(BufferLimits.maximumSide) pixels a side and \(BufferLimits.maximumBytes >> 20) MiB); drawing \(drawn)",
+                once: .surfaceSize)
+        }
+        return drawn
     }
 
     func roleClosed() {
@@ -321,10 +346,19 @@ public final class SliderSurface {
         }
     }
 
+    /// A new scale. When the configured size no longer fits `BufferLimits` at it (or fits again),
+    /// the app gets the new size first, then the scale.
     private func updateScale(_ newScale: SurfaceScale) {
         guard newScale != scale else { return }
         scale = newScale
         bufferSet.invalidateContents()
+        if isConfigured, let configuredSize {
+            let drawn = drawableSize(configuredSize)
+            if drawn != logicalSize {
+                logicalSize = drawn
+                delegate?.surface(self, configured: drawn)
+            }
+        }
         delegate?.surface(self, scaleChanged: newScale)
     }
 
@@ -335,7 +369,13 @@ public final class SliderSurface {
     }
 
     func preferredScale(_ value120: UInt32) {
-        updateScale(SurfaceScale(fractional: value120))
+        let (usable, clamped) = SurfaceScale.fractionalValue120(value120)
+        if clamped {
+            connection.warn("wp_fractional_scale_v1: preferred scale \(value120)/120 is outside the scales drawn at "
+                + "(\(SurfaceScale(fractional: SurfaceScale.minimumValue120)) to \(SurfaceScale.maximumFactor)); "
+                + "drawing at \(SurfaceScale(fractional: usable))", once: .fractionalScale)
+        }
+        updateScale(SurfaceScale(fractional: usable))
     }
 
     func outputEntered(_ proxy: OpaquePointer?) {

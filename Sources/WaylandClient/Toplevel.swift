@@ -21,8 +21,18 @@ final class Toplevel {
         let me = Unmanaged.passUnretained(self).toOpaque()
         xdg_surface_add_listener(xdgSurface, Listeners.xdgSurface, me)
         xdg_toplevel_add_listener(xdgToplevel, Listeners.xdgToplevel, me)
-        xdg_toplevel_set_title(xdgToplevel, title)
-        xdg_toplevel_set_app_id(xdgToplevel, appID)
+        xdg_toplevel_set_title(xdgToplevel, fittingMessage(title, request: "xdg_toplevel.set_title", what: "title"))
+        xdg_toplevel_set_app_id(xdgToplevel, fittingMessage(appID, request: "xdg_toplevel.set_app_id", what: "app id"))
+    }
+
+    /// `text`, cut to what one request can carry, with a warning when it was cut.
+    private func fittingMessage(_ text: String, request: String, what: String) -> String {
+        let wire = Toplevel.wireString(text)
+        if wire.utf8.count < text.utf8.count {
+            surface.connection.warn("\(request): the \(what) is \(text.utf8.count) bytes, more than a Wayland message "
+                + "holds; cut to \(wire.utf8.count) bytes", once: .title)
+        }
+        return wire
     }
 
     deinit {
@@ -37,11 +47,45 @@ final class Toplevel {
 
     func surfaceConfigure(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
+        if pendingWidth < 0 || pendingHeight < 0 {
+            surface.connection.warn("xdg_toplevel.configure: a negative size \(pendingWidth)x\(pendingHeight) means "
+                + "nothing; taking it as 0 (the client's choice)", once: .negativeSize)
+        }
         surface.roleConfigured(Toplevel.configuredSize(width: pendingWidth, height: pendingHeight, preferred: preferredSize))
     }
 
     func close() {
         surface.roleClosed()
+    }
+
+    /// The longest string one request with a single string argument can carry, in bytes. libwayland
+    /// sends each message whole through its 4096-byte connection buffer (connection.c; a larger
+    /// one fails with E2BIG and the connection is dead): 8 bytes of header, 4 of string length,
+    /// then the string and its NUL padded to a multiple of 4, so 4096 − 12 − 1 = 4083 bytes of
+    /// text. Checked with libwayland 1.21: a 4083-byte title goes through, a 4084-byte one does not.
+    static let maximumStringBytes = 4083
+
+    /// `text` cut at the last character (grapheme cluster, else Unicode scalar) boundary that keeps
+    /// it within `maximumStringBytes` of UTF-8; unchanged when it fits.
+    static func wireString(_ text: String, maximumBytes: Int = maximumStringBytes) -> String {
+        guard text.utf8.count > maximumBytes else { return text }
+        var end = text.startIndex, bytes = 0
+        for character in text {
+            let length = character.utf8.count
+            guard bytes + length <= maximumBytes else { break }
+            bytes += length
+            end = text.index(after: end)
+        }
+        // A character too long on its own (say, a letter with thousands of combining marks).
+        if end == text.startIndex {
+            for scalar in text.unicodeScalars {
+                let length = String(scalar).utf8.count
+                guard bytes + length <= maximumBytes else { break }
+                bytes += length
+                end = text.unicodeScalars.index(after: end)
+            }
+        }
+        return String(text.unicodeScalars[..<end])
     }
 
     /// The size to use for a toplevel configure: the compositor's in each axis, except where it sent

@@ -53,7 +53,7 @@ struct WlsliderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "How long the slider stays shown after a gesture ends before it slides back, in seconds (with --edge).")
     var edgeHideDelay: Double = 0
 
-    @Option(help: "The title of the window; a title longer than 1024 bytes is cut to its first 1024.")
+    @Option(help: "The title of the window; one longer than a Wayland message holds (4083 bytes) is cut, with a warning.")
     var title: String = "wlslider"
 
     // MARK: Motion

@@ -33,7 +33,7 @@ extension WlsliderCommand {
         }
         options.value = value
         options.size = size?.size ?? options.slider.preferredSize
-        options.title = Self.shortened(title: title)
+        options.title = title
         options.style = style(edgeMode: edge != nil)
         options.output = try outputOptions()
         options.exitOnEOF = exitOnEof
@@ -110,20 +110,6 @@ extension WlsliderCommand {
         case .value: "--value"
         case .thumbDiameter, .edgeDuration, .keyStep, .pageFraction, .change: nil
         }
-    }
-
-    /// The longest window title passed on, in UTF-8 bytes. A Wayland message holds at most 4 KiB,
-    /// and libwayland drops the connection rather than send a longer one.
-    static let titleLimit = 1024
-
-    /// `title` cut after its last whole character within ``titleLimit`` bytes.
-    static func shortened(title: String) -> String {
-        guard title.utf8.count > titleLimit else { return title }
-        var bytes = 0
-        return String(title.prefix { character in
-            bytes += character.utf8.count
-            return bytes <= titleLimit
-        })
     }
 
     private func style(edgeMode: Bool) -> SliderStyle {

@@ -2,6 +2,7 @@
 import CWaylandClient
 import CWaylandProtocols
 import Glibc
+import TestCompositor
 
 /// A shm buffer the raw client owns: its pixels are writable through ``pixels``.
 final class RawBuffer {
@@ -79,7 +80,7 @@ extension RawWaylandClient {
     /// A `width`×`height` ARGB8888 buffer in its own memfd pool, filled with `color`.
     func makeBuffer(_ shm: OpaquePointer, width: Int32, height: Int32, color: UInt32 = 0xff20_4060) throws -> RawBuffer {
         let stride = width * 4, size = Int(stride * height)
-        let fd = wlslider_memfd_create("raw-client-buffer")
+        let fd = anonymousMemoryFile(named: "raw-client-buffer")
         guard fd >= 0, ftruncate(fd, off_t(size)) == 0 else { throw RawClientError("memfd for a \(size)-byte buffer: errno \(errno)") }
         defer { close(fd) }
         guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {

@@ -29,12 +29,15 @@ struct WlsliderFramePacingTests {
                 #expect(try compositor.checksum(of: snapshot.buffer) == snapshot.checksum, "\(snapshot.buffer) unchanged since its commit")
             }
 
-            // With all eight held it draws nothing, but the value stream goes on with the frames.
+            // With all eight held it draws nothing, and asks for no frame callback until one is
+            // released (its own timer would carry the value stream meanwhile, in real time).
             let waiting = try await slider.advance(frames: 3)
             state = compositor.state
             #expect(state.buffers.count == 8, "no more buffers past the limit")
             #expect(try compositor.surface(slider.surface).commits.compactMap(\.buffer).count == frames, "no buffer committed while all are held")
-            #expect(waiting.count == 3, "one value per frame all the same: \(waiting)")
+            #expect(waiting.count == 1, "the frame that found every buffer held, then no more: \(waiting)")
+            #expect(try compositor.surface(slider.surface).frameCallbacksPending == 0)
+            #expect(try await compositor.requestRate(of: slider.client, over: .milliseconds(200)) == 0)
             #expect(try compositor.checkHeldBuffers().isEmpty)
 
             // Released, they are reused, and the glide ends exactly on its target.

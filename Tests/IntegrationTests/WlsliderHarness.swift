@@ -107,11 +107,16 @@ final class SliderRun {
     // MARK: synchronising
 
     /// Returns once the client has handled every event sent so far (ping, wait for the pong).
+    /// Throws at once, with its exit status and stderr, when wlslider ends instead of answering.
     func sync() async throws {
         let serial = try compositor.ping(client)
-        let client = self.client
+        let client = self.client, process = self.process
         try await compositor.waitUntil("\(client) to answer ping \(serial)", timeout: .seconds(10)) { state in
-            state.clients[client]?.pongs.contains(serial) == true
+            state.clients[client]?.pongs.contains(serial) == true || state.processes[process]?.exitStatus != nil
+        }
+        let state = compositor.state
+        if state.clients[client]?.pongs.contains(serial) != true, let status = state.processes[process]?.exitStatus {
+            throw HarnessError("wlslider ended (\(status)) instead of answering ping \(serial); stderr: \(standardError)")
         }
     }
 

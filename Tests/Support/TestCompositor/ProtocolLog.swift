@@ -14,7 +14,7 @@ extension Server {
         if isRequest {
             state.clients[client.id]?.requestCount += 1
             state.clients[client.id]?.requestsByName["\(interface).\(name)", default: 0] += 1
-            if interface == "wl_registry" && name == "bind" { recordBind(client.id, message.arguments) }
+            if interface == "wl_registry" && name == "bind" { recordBind(client, message.resource, message.arguments) }
         } else if interface == "wl_display" && name == "error" {
             recordError(client.id, message.arguments)
         }
@@ -26,9 +26,10 @@ extension Server {
 
     /// `wl_registry.bind(name, interface, version, id)`: seen here for every global, libwayland's
     /// own wl_shm included.
-    private func recordBind(_ client: ClientID, _ args: UnsafePointer<wl_argument>) {
+    private func recordBind(_ client: ClientObject, _ registry: OpaquePointer, _ args: UnsafePointer<wl_argument>) {
         guard let interface = args[1].s.map({ String(cString: $0) }) else { return }
-        state.clients[client]?.boundGlobals[interface, default: []].append(args[2].u)
+        state.clients[client.id]?.boundGlobals[interface, default: []].append(args[2].u)
+        client.bindings[interface] = (wl_resource_get_id(registry), args[0].u, args[2].u)
     }
 
     /// `wl_display.error(object, code, message)`: the object is a wl_resource (its wl_object is the

@@ -16,7 +16,7 @@ final class Server {
     var state = CompositorState()
     var ledger = DescriptorLedger()
 
-    var clientIDs = Counter(), surfaceIDs = Counter(), bufferIDs = Counter(), processIDs = Counter()
+    var clientIDs = Counter(), surfaceIDs = Counter(), bufferIDs = Counter(), processIDs = Counter(), sentKeymaps = Counter()
     var clients: [OpaquePointer: ClientObject] = [:]
     var surfaces: [SurfaceID: SurfaceObject] = [:]
     var buffers: [OpaquePointer: BufferObject] = [:]
@@ -157,6 +157,23 @@ final class Server {
         state.globals[global] = version
     }
 
+    /// Sends `wl_registry.global` once more, with the name it already has, to each client that bound
+    /// `global`, without a `global_remove` before: a protocol violation some test wants to survive.
+    func announceAgain(_ global: Global) throws {
+        var sent = 0
+        for client in clients.values {
+            guard let (registryID, name, version) = client.bindings[global.interfaceName],
+                  let registry = wl_client_get_object(client.client, registryID),
+                  String(cString: wl_resource_get_class(registry)) == "wl_registry" else { continue }
+            global.interfaceName.withCString { interface in
+                var args = [wl_argument(u: name), wl_argument(s: interface), wl_argument(u: version)]
+                wl_resource_post_event_array(registry, UInt32(WL_REGISTRY_GLOBAL), &args)
+            }
+            sent += 1
+        }
+        guard sent > 0 else { throw TestCompositorError("test compositor: no client bound \(global)") }
+    }
+
     /// Withdraws a global (`wl_registry.global_remove`); it is destroyed at shutdown, so a client
     /// that binds it in the meantime still gets an object, as the protocol requires.
     func removeGlobal(_ global: Global) throws {
@@ -216,6 +233,8 @@ final class ClientObject {
     /// The `/proc/self/fd` link of the server's end of its socket, to prove it was closed.
     let socket: DescriptorLedger.Link?
     var destroyed: SignalListener?
+    /// What it bound through which registry: interface → (registry object id, global name, version).
+    var bindings: [String: (registry: UInt32, name: UInt32, version: UInt32)] = [:]
     init(id: ClientID, client: OpaquePointer, socket: DescriptorLedger.Link?) {
         self.id = id
         self.client = client

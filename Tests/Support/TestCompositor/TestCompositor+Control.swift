@@ -23,6 +23,13 @@ extension TestCompositor {
         }
     }
 
+    /// Sends a layer surface a configure with any uint32 size (`zwlr_layer_surface_v1.configure`
+    /// takes unsigned sides, up to 4294967295). Returns the serial.
+    @discardableResult
+    public func configureLayer(_ surface: SurfaceID, width: UInt32, height: UInt32) throws -> UInt32 {
+        try configure(surface, size: Size(width: Int32(bitPattern: width), height: Int32(bitPattern: height)))
+    }
+
     /// Asks the surface to close: `xdg_toplevel.close`, or `zwlr_layer_surface_v1.closed`.
     public func close(_ surface: SurfaceID) throws {
         try thread.perform { server in try server.close(surface) }
@@ -45,10 +52,12 @@ extension TestCompositor {
         try thread.perform { $0.advanceClock(by: milliseconds, answeringFrameCallbacks: answeringFrameCallbacks) }
     }
 
-    /// Answers every waiting frame callback now, whatever the mode. Returns how many.
+    /// Answers every waiting frame callback now, whatever the mode; `times` above 1 sends `done`
+    /// that often on each callback before destroying it, as a broken compositor might. Returns how
+    /// many callbacks were answered.
     @discardableResult
-    public func sendFrameCallbacks() throws -> Int {
-        try thread.perform { $0.sendFrameCallbacks() }
+    public func sendFrameCallbacks(times: Int = 1) throws -> Int {
+        try thread.perform { $0.sendFrameCallbacks(times: times) }
     }
 
     /// Changes when frame callbacks are answered from now on.
@@ -76,6 +85,17 @@ extension TestCompositor {
                 throw TestCompositorError("test compositor: \(buffer) is not held (destroyed, released, or never committed)")
             }
             server.release(object, noticed: "when the test released it")
+        }
+    }
+
+    /// Sends `wl_buffer.release` for a live buffer whether or not the compositor holds it (a
+    /// release for a buffer already released, as a broken compositor might send), `times` times.
+    public func sendRelease(_ buffer: BufferID, times: Int = 1) throws {
+        try thread.perform { server in
+            guard let object = server.buffers.values.first(where: { $0.id == buffer }), !object.isDestroyed else {
+                throw TestCompositorError("test compositor: \(buffer) does not exist any more")
+            }
+            for _ in 0..<times { server.sendRelease(object) }
         }
     }
 
@@ -115,14 +135,21 @@ extension TestCompositor {
         try thread.perform { $0.setCapabilities(capabilities) }
     }
 
-    /// Sends `wl_output.scale` (and `done`) to every client.
+    /// Sends `wl_output.scale` (and `done`) to every client: any int32, 0 and negative included.
     public func setOutputScale(_ scale: Int32) throws {
-        try thread.perform { try $0.setOutputScale(scale) }
+        try thread.perform { $0.setOutputScale(scale) }
     }
 
-    /// Sends a new current mode (and `done`) to every client.
+    /// Sends a new current mode (and `done`) to every client; `refresh` in mHz, any int32.
     public func setOutputMode(width: Int32, height: Int32, refresh: Int32 = 60000) throws {
         try thread.perform { $0.setOutputMode(width: width, height: height, refresh: refresh) }
+    }
+
+    /// Sends one extra `mode` event (and `done`) to every client without changing the current
+    /// mode's record: `current` false announces a mode the output could switch to (which must not
+    /// change the client's idea of the refresh rate).
+    public func sendOutputMode(width: Int32, height: Int32, refresh: Int32, current: Bool) throws {
+        try thread.perform { $0.sendOutputMode(width: width, height: height, refresh: refresh, current: current) }
     }
 
     /// Sends `wl_surface.enter` for the output.
@@ -150,6 +177,12 @@ extension TestCompositor {
     /// Advertises a global (again), at `version` (default: the highest implemented).
     public func addGlobal(_ global: Global, version: UInt32? = nil) throws {
         try thread.perform { try $0.addGlobal(global, version: version ?? global.maximumVersion) }
+    }
+
+    /// Announces a global again under the name it already has (`wl_registry.global` without a
+    /// `global_remove` first, which the protocol does not allow) to every client that bound it.
+    public func announceGlobalAgain(_ global: Global) throws {
+        try thread.perform { try $0.announceAgain(global) }
     }
 
     /// Closes a client's connection from the compositor's side.

@@ -137,6 +137,17 @@ public struct KeyboardControl: Sendable {
     public func keymapText() throws -> String {
         try thread.perform { server in String(decoding: try server.keyboardKeymap().0.text.dropLast(), as: UTF8.self) }
     }
+    /// Sends a keymap to every keyboard, as a hostile compositor might: `contents` in a new file
+    /// announced as `announcedSize` bytes (default: the length of `contents`, so a larger value
+    /// announces bytes the file does not have), in `format` (1 = xkb v1, 0 = no keymap). Key
+    /// presses sent afterwards still use the compositor's own keymap's codes.
+    public func sendKeymap(_ contents: [UInt8], announcedSize: UInt32? = nil, format: UInt32 = 1) throws {
+        try thread.perform { try $0.sendKeymap(contents, announcedSize: announcedSize, format: format) }
+    }
+    /// Sends the compositor's own (valid) keymap again to every keyboard, in a new file.
+    public func resendKeymap() throws {
+        try thread.perform { try $0.sendKeymap(nil, announcedSize: nil, format: 1) }
+    }
     /// Changes `repeat_info` (characters per second, 0 = no repeat; delay in ms) and sends it to
     /// every keyboard of version 4 or later.
     public func setRepeat(rate: Int32, delay: Int32) throws {

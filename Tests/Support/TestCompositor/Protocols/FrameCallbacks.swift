@@ -43,15 +43,16 @@ struct FrameCallbackQueue {
 }
 
 extension Server {
-    /// Sends `done` with the virtual time to every committed callback; returns how many.
+    /// Sends `done` with the virtual time to every committed callback (`times` times each: more
+    /// than once only to play a broken compositor); returns how many callbacks.
     @discardableResult
-    func sendFrameCallbacks() -> Int {
+    func sendFrameCallbacks(times: Int = 1) -> Int {
         let due = frameCallbacks.takeAll()
         for callback in due {
             callback.isDone = true
             state.surfaces[callback.surface]?.frameCallbacksPending -= 1
             state.surfaces[callback.surface]?.frameCallbacksDone += 1
-            wl_callback_send_done(callback.resource, state.time)
+            for _ in 0..<max(times, 1) { wl_callback_send_done(callback.resource, state.time) }
             wl_resource_destroy(callback.resource)
         }
         return due.count

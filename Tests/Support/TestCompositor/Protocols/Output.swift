@@ -45,9 +45,9 @@ extension Server {
         if version >= 2 { wl_output_send_done(output.resource) }
     }
 
-    /// Changes `wl_output.scale` and sends it (with `done`) to every bound output.
-    func setOutputScale(_ scale: Int32) throws {
-        guard scale >= 1 else { throw TestCompositorError("test compositor: output scale \(scale) is not positive") }
+    /// Changes `wl_output.scale` and sends it (with `done`) to every bound output. Any int32 goes,
+    /// 0 and negative ones included, as a broken compositor might send.
+    func setOutputScale(_ scale: Int32) {
         state.outputScale = scale
         configuration.output.scale = scale
         outputs.forEach(sendOutputDescription)
@@ -59,6 +59,16 @@ extension Server {
         configuration.output.height = height
         configuration.output.refresh = refresh
         outputs.forEach(sendOutputDescription)
+    }
+
+    /// Sends one `mode` event (and `done`) to every bound output without changing the configured
+    /// mode: `current` false announces a mode the output could switch to.
+    func sendOutputMode(width: Int32, height: Int32, refresh: Int32, current: Bool) {
+        let flags = current ? WL_OUTPUT_MODE_CURRENT.rawValue : 0
+        for output in outputs {
+            wl_output_send_mode(output.resource, flags, width, height, refresh)
+            if wl_resource_get_version(output.resource) >= 2 { wl_output_send_done(output.resource) }
+        }
     }
 
     /// Sends `wl_surface.enter` for each of the client's outputs (none when it bound none).

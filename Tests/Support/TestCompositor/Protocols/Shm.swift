@@ -86,6 +86,13 @@ extension Server {
         state.buffers[buffer.id]?.releaseCount += 1
     }
 
+    /// Sends `wl_buffer.release` whatever the buffer's state (a broken compositor's release).
+    func sendRelease(_ buffer: BufferObject) {
+        if buffer.isHeld { return release(buffer, noticed: "when the test released it") }
+        wl_buffer_send_release(buffer.resource)
+        state.buffers[buffer.id]?.releaseCount += 1
+    }
+
     /// Checks every buffer the compositor holds for `client` (all clients when nil) for writes.
     func checkHeldBuffers(of client: ClientID?, noticed: String) {
         for buffer in buffers.values where buffer.isHeld && (client == nil || buffer.client == client) {
