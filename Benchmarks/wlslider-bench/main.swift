@@ -29,6 +29,7 @@ let commands: [BenchCommand] = [
     sessionBenchCommand,
     startupBenchCommand,
     idleInputBenchCommand,
+    frameCostBenchCommand,
     rowCommand,
 ]
 

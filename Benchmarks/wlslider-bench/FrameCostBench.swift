@@ -1,0 +1,183 @@
+// `wlslider-bench frames`: what one animated frame costs wlslider, next to the floor — a bare C
+// client that does the least a frame-paced shm client can (Benchmarks/floor-client) — and to
+// weston-simple-shm, all under the test compositor in this process, frame callbacks every 16 ms
+// of real time, so the compositor's own work is not on any client's bill and commits are counted
+// on the compositor's side without any client logging.
+//
+// For each client, over a window in the middle of an animation (wlslider: a 3 s glide driven
+// from stdin; the others animate on their own):
+//   CPU per frame          schedstat of all the client's threads ÷ commits in the window;
+//   allocations per frame  with --counter (Benchmarks/alloc-counter, LD_PRELOAD), malloc & co.
+//                          ÷ commits, in all and those the program's own code made (the
+//                          executable and the Swift runtime, not libwayland's per request).
+// CPU is taken from runs without the counter (the median of --runs), allocations from one run
+// with it.
+import Glibc
+import TestCompositor
+
+let frameCostBenchCommand = BenchCommand(
+    name: "frames",
+    summary: "CPU and heap allocations per animated frame of wlslider, the C floor client and a reference, under the test compositor.",
+    run: runFrameCostBench
+)
+
+private let frameCostHelp = """
+    Usage: wlslider-bench frames --wlslider PATH --floor PATH [--reference COMMAND] [--counter PATH] [--runs N] [--check-own-allocations]
+      --wlslider PATH       The wlslider binary to measure.
+      --floor PATH          The floor client (Benchmarks/floor-client, built by scripts/bench).
+      --reference COMMAND   Another client (default weston-simple-shm; "" for none).
+      --counter PATH        The allocation counter (alloc-counter.so) for LD_PRELOAD.
+      --runs N              Runs per client for CPU (default 3).
+      --check-own-allocations  Exit 1 unless wlslider's own code allocates nothing per frame.
+    """
+
+private struct FrameCostOptions {
+    var wlslider = ""
+    var floor = ""
+    var reference = "weston-simple-shm"
+    var counter: String?
+    var runs = 3
+    var checkOwnAllocations = false
+}
+
+/// What one window of one client's animation showed.
+private struct FrameWindow: Sendable {
+    var commits: Int
+    var cpuNanoseconds: UInt64
+    var allocations: (total: UInt64, own: UInt64)?
+
+    var cpuMicrosecondsPerFrame: Double { commits > 0 ? Double(cpuNanoseconds) / 1000 / Double(commits) : .nan }
+    func perFrame(_ count: UInt64) -> Double { commits > 0 ? Double(count) / Double(commits) : .nan }
+}
+
+private func runFrameCostBench(_ arguments: [String]) -> Int32 {
+    var options = FrameCostOptions()
+    var rest = arguments[...]
+    while let flag = rest.popFirst() {
+        if flag == "--help" { print(frameCostHelp); return 0 }
+        if flag == "--check-own-allocations" { options.checkOwnAllocations = true; continue }
+        guard let value = rest.popFirst() else { return usageError("\(flag) needs a value", help: frameCostHelp) }
+        switch flag {
+        case "--wlslider": options.wlslider = value
+        case "--floor": options.floor = value
+        case "--reference": options.reference = value
+        case "--counter": options.counter = value
+        case "--runs":
+            guard let n = Int(value), n > 0, n < 100 else { return usageError("--runs wants 1 to 99, got '\(value)'", help: frameCostHelp) }
+            options.runs = n
+        default: return usageError("unknown option '\(flag)'", help: frameCostHelp)
+        }
+    }
+    guard !options.wlslider.isEmpty, !options.floor.isEmpty else {
+        return usageError("--wlslider and --floor are required", help: frameCostHelp)
+    }
+    let measured = options
+    switch blockingAwait({ () async throws -> [String: (cpu: Double, allocations: FrameWindow?)] in
+        try await measureAll(measured)
+    }) {
+    case .success(let results):
+        report(results, options)
+        if options.checkOwnAllocations {
+            guard let own = results["wlslider"]?.allocations.flatMap({ $0.allocations?.own }) else {
+                printError("Error: --check-own-allocations needs --counter")
+                return 1
+            }
+            return own == 0 ? 0 : 1
+        }
+        return 0
+    case .failure(let error):
+        printError("Error: \(error)")
+        return 1
+    }
+}
+
+private func report(_ results: [String: (cpu: Double, allocations: FrameWindow?)], _ options: FrameCostOptions) {
+    let slider = results["wlslider"], floor = results["floor"], reference = results["reference"]
+    let ratio = (slider?.cpu ?? .nan) / (floor?.cpu ?? .nan)
+    printRow("per animated frame (test compositor, 60 Hz); columns: wlslider | floor client | \(options.reference.isEmpty ? "-" : options.reference)")
+    printRow("  CPU per frame (median of \(options.runs) runs)",
+             "\(fixed(slider?.cpu ?? .nan, 1)) µs = \(fixed(ratio, 2))× floor",
+             "\(fixed(floor?.cpu ?? .nan, 1)) µs | \(fixed(reference?.cpu ?? .nan, 1)) µs",
+             target: "≤ 1.5× floor", verdict: verdict(ratio <= 1.5))
+    if let window = slider?.allocations, let counts = window.allocations, let floorCounts = floor?.allocations?.allocations {
+        printRow("  heap allocations per frame: own code (all)",
+                 "\(fixed(window.perFrame(counts.own), 2)) (\(fixed(window.perFrame(counts.total), 1)))",
+                 "floor: \(fixed(floor!.allocations!.perFrame(floorCounts.own), 2)) (\(fixed(floor!.allocations!.perFrame(floorCounts.total), 1)))",
+                 target: "0 own", verdict: verdict(counts.own == 0))
+        printRow("  (allocation window: \(window.commits) frames of wlslider, \(floor!.allocations!.commits) of the floor)")
+    }
+}
+
+private func measureAll(_ options: FrameCostOptions) async throws -> [String: (cpu: Double, allocations: FrameWindow?)] {
+    var clients: [(String, [String])] = [("wlslider", [options.wlslider]), ("floor", [options.floor])]
+    if !options.reference.isEmpty { clients.append(("reference", [options.reference])) }
+    var cpu: [String: [Double]] = [:]
+    for _ in 0..<options.runs {
+        for (name, command) in clients {
+            let window = try await measure(name: name, command: command, counter: nil)
+            cpu[name, default: []].append(window.cpuMicrosecondsPerFrame)
+        }
+    }
+    var results: [String: (cpu: Double, allocations: FrameWindow?)] = [:]
+    for (name, command) in clients {
+        var allocations: FrameWindow?
+        if let counter = options.counter { allocations = try await measure(name: name, command: command, counter: counter) }
+        results[name] = (median(cpu[name] ?? [.nan]), allocations)
+    }
+    return results
+}
+
+/// One client under a fresh test compositor: the counters over a window of its animation.
+private func measure(name: String, command: [String], counter: String?) async throws -> FrameWindow {
+    var configuration = Configuration()
+    configuration.frameCallbacks = .realTime(intervalMilliseconds: 16)
+    let compositor = try TestCompositor(configuration)
+    defer { compositor.stop() }
+    var environment: [String: String] = [:]
+    var countsPath: String?
+    if let counter {
+        let path = "/tmp/wlslider-bench-allocations-\(getpid())-\(name)"
+        unlink(path)
+        environment = ["LD_PRELOAD": counter, "ALLOC_COUNTER_FILE": path]
+        countsPath = path
+    }
+    defer { if let countsPath { unlink(countsPath) } }
+    let isSlider = name == "wlslider"
+    let arguments = isSlider ? Array(command.dropFirst()) + ["--value", "0", "--jump-duration", "3", "--curve", "linear"] : Array(command.dropFirst())
+    let process = try compositor.launch(command[0], arguments: arguments, environment: environment, standardInput: isSlider)
+    guard let pid = compositor.state.processes[process]?.pid else { throw BenchError("\(name) did not start") }
+    let surface = try await compositor.waitForSurface(role: .toplevel)
+    _ = try await compositor.waitForCommit(on: surface, after: 0) { $0.buffer != nil }
+    if isSlider {
+        try await Task.sleep(for: .milliseconds(300))
+        try compositor.writeStandardInput(process, "100\n")
+    }
+    // Into the animation, away from its start (first-use growth of buffers) and its end.
+    try await Task.sleep(for: .milliseconds(600))
+    let before = try sample(pid: pid, surface: surface, compositor, counts: countsPath)
+    try await Task.sleep(for: .milliseconds(1800))
+    let after = try sample(pid: pid, surface: surface, compositor, counts: countsPath)
+    try compositor.signal(process, SIGTERM)
+    _ = try await compositor.waitForExit(process)
+    var window = FrameWindow(commits: after.commits - before.commits, cpuNanoseconds: after.cpu &- before.cpu)
+    if let a = after.allocations, let b = before.allocations { window.allocations = (a.total &- b.total, a.own &- b.own) }
+    guard window.commits > 0 else { throw BenchError("\(name) committed no frame in the window") }
+    return window
+}
+
+private func sample(pid: pid_t, surface: SurfaceID, _ compositor: TestCompositor, counts: String?) throws
+    -> (commits: Int, cpu: UInt64, allocations: (total: UInt64, own: UInt64)?) {
+    guard let counters = ProcessCounters.read(pid) else { throw BenchError("the client exited mid-window") }
+    let commits = compositor.state.surfaces[surface]?.commitCount ?? 0
+    return (commits, counters.cpuNanoseconds, counts.flatMap(readCounts))
+}
+
+/// The counter file's two numbers: every allocation, and the program's own.
+private func readCounts(_ path: String) -> (total: UInt64, own: UInt64)? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var values: (UInt64, UInt64) = (0, 0)
+    let n = withUnsafeMutableBytes(of: &values) { read(fd, $0.baseAddress, $0.count) }
+    return n == 16 ? (values.0, values.1) : nil
+}
