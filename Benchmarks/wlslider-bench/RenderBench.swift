@@ -73,7 +73,8 @@ private struct RenderBenchOptions {
 private struct DragScenario {
     let options: RenderBenchOptions
     let renderer: SliderRenderer
-    let buffer: PixelBufferRef
+    let layout: PixelLayout
+    let bytes: UnsafeMutableRawBufferPointer
     var scene: SliderScene
     /// Thumb movement per frame in logical pixels: not a whole number, so the thumb visits
     /// every subpixel phase, and it turns round at the track's ends.
@@ -83,7 +84,8 @@ private struct DragScenario {
         self.options = options
         renderer = SliderRenderer(style: SliderStyle(trackShape: options.shape))
         let width = Int((options.width * options.scale).rounded(.up)), height = Int((options.height * options.scale).rounded(.up))
-        buffer = PixelBufferRef(base: UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64), width: width, height: height)
+        layout = PixelLayout(width: width, height: height)
+        bytes = .allocate(byteCount: layout.byteCount, alignment: 64)
         let thickness = 6.0, inset = 24.0
         let track = SliderRect(x: inset, y: (options.height - thickness) / 2, width: options.width - 2 * inset, height: thickness)
         scene = SliderScene(axis: .horizontal, track: track, fillEnd: track.x + track.width * 0.3,
@@ -96,13 +98,23 @@ private struct DragScenario {
         if scene.thumbCenter.x + step > scene.track.maxX || scene.thumbCenter.x + step < scene.track.x { step = -step }
         scene.thumbCenter.x += step
         scene.fillEnd = scene.thumbCenter.x
-        var damage: [PixelRect]? = nil
+        var damage: PixelRect? = nil
         if options.damage {
             let fill = SliderRect(x: min(old.fillEnd, scene.fillEnd), y: scene.track.y, width: abs(step), height: scene.track.height)
-            damage = renderer.deviceDamage(forLogical: [old.thumbBounds, scene.thumbBounds, fill], scale: options.scale,
-                                           bufferWidth: buffer.width, bufferHeight: buffer.height)
+            var logical = SmallList<SliderRect>()
+            logical.append(old.thumbBounds)
+            logical.append(scene.thumbBounds)
+            logical.append(fill)
+            damage = renderer.deviceDamage(forLogical: logical, scale: options.scale,
+                                           bufferWidth: layout.width, bufferHeight: layout.height)
         }
-        return renderer.render(scene, scale: options.scale, into: buffer, damage: damage).reduce(0) { $0 + $1.area }
+        return render(damage: damage)?.area ?? 0
+    }
+
+    /// Renders the scene into the buffer; the rectangle repainted.
+    func render(damage: PixelRect?) -> PixelRect? {
+        var pixels = bytes.mutableBytes
+        return renderer.render(scene, scale: options.scale, into: &pixels, layout: layout, damage: damage)
     }
 }
 
@@ -123,13 +135,13 @@ private func runRenderBench(_ arguments: [String]) -> Int32 {
         return 0
     }
     var scenario = DragScenario(options)
-    defer { scenario.buffer.base.deallocate() }
-    _ = scenario.renderer.render(scenario.scene, scale: options.scale, into: scenario.buffer, damage: nil)
+    defer { scenario.bytes.deallocate() }
+    _ = scenario.render(damage: nil)
     for _ in 0..<16 { _ = scenario.frame() }
     let rasterized = scenario.renderer.maskRasterizations
     let pixels = renderBenchMeasuredFrames(&scenario, frames: options.frames)
-    let total = scenario.buffer.width * scenario.buffer.height
-    print("render \(options.damage ? "damage" : "full"): buffer \(scenario.buffer.width)x\(scenario.buffer.height) scale \(options.scale), "
+    let total = scenario.layout.width * scenario.layout.height
+    print("render \(options.damage ? "damage" : "full"): buffer \(scenario.layout.width)x\(scenario.layout.height) scale \(options.scale), "
         + "\(options.frames) frames, pixels repainted per frame \(pixels / options.frames) of \(total), "
         + "masks rasterized during measured frames \(scenario.renderer.maskRasterizations - rasterized)")
     return 0

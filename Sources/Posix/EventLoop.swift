@@ -19,9 +19,23 @@ public final class EventLoop {
         fileprivate let id: Int
     }
 
-    /// Identifies a timer for `cancelTimer`.
-    public struct TimerToken: Hashable, Sendable {
-        fileprivate let id: Int
+    /// A timer: a handler the loop calls once at a deadline, each time it is scheduled. Make one
+    /// with `makeTimer` and schedule it again and again (a frame timer, say): scheduling allocates
+    /// nothing.
+    public final class Timer {
+        fileprivate let handler: () throws -> Void
+        /// When it fires; nil while it is not scheduled.
+        public fileprivate(set) var deadline: MonotonicInstant?
+        /// When it was scheduled, in the loop's count: a timer scheduled by a handler waits for
+        /// the next iteration even when already due.
+        fileprivate var sequence = 0
+
+        fileprivate init(handler: @escaping () throws -> Void) {
+            self.handler = handler
+        }
+
+        /// Whether it is scheduled.
+        public var isScheduled: Bool { deadline != nil }
     }
 
     private final class Source {
@@ -47,16 +61,12 @@ public final class EventLoop {
         }
     }
 
-    private struct Timer {
-        let token: TimerToken
-        let deadline: MonotonicInstant
-        let handler: () throws -> Void
-    }
-
     /// The clock timers are set and fired on.
     public let clock: any MonotonicClock
     private var sources: [Source] = []
+    /// The scheduled timers, in no order.
     private var timers: [Timer] = []
+    private var timerSequence = 0
     /// Reused between iterations: the poll set and the sources it was built from.
     private var pollSet: [pollfd] = []
     private var polled: [Source] = []
@@ -67,6 +77,9 @@ public final class EventLoop {
     /// Creates an empty loop whose timers run on `clock`.
     public init(clock: any MonotonicClock = SystemClock.shared) {
         self.clock = clock
+        timers.reserveCapacity(8)
+        pollSet.reserveCapacity(8)
+        polled.reserveCapacity(8)
     }
 
     /// The loop clock's current instant.
@@ -120,27 +133,46 @@ public final class EventLoop {
 
     // MARK: Timers
 
-    /// Calls `handler` once, at or soon after `deadline` on the loop's clock (one-shot).
+    /// A timer that calls `handler` each time it fires; not scheduled yet.
+    public func makeTimer(_ handler: @escaping () throws -> Void) -> Timer {
+        Timer(handler: handler)
+    }
+
+    /// Schedules `timer` at `deadline` on the loop's clock (moving it if it was scheduled).
+    public func schedule(_ timer: Timer, at deadline: MonotonicInstant) {
+        if timer.deadline == nil { timers.append(timer) }
+        timer.deadline = deadline
+        timerSequence += 1
+        timer.sequence = timerSequence
+    }
+
+    /// Schedules `timer` `milliseconds` from now on the loop's clock.
+    public func schedule(_ timer: Timer, afterMilliseconds milliseconds: Double) {
+        schedule(timer, at: clock.now().advanced(byMilliseconds: milliseconds))
+    }
+
+    /// Calls `handler` once, at or soon after `deadline` on the loop's clock.
     @discardableResult
-    public func addTimer(at deadline: MonotonicInstant, handler: @escaping () throws -> Void) -> TimerToken {
-        nextID += 1
-        let token = TimerToken(id: nextID)
-        timers.append(Timer(token: token, deadline: deadline, handler: handler))
-        return token
+    public func addTimer(at deadline: MonotonicInstant, handler: @escaping () throws -> Void) -> Timer {
+        let timer = makeTimer(handler)
+        schedule(timer, at: deadline)
+        return timer
     }
 
     /// Calls `handler` once, `milliseconds` from now on the loop's clock.
     @discardableResult
-    public func addTimer(afterMilliseconds milliseconds: Double, handler: @escaping () throws -> Void) -> TimerToken {
+    public func addTimer(afterMilliseconds milliseconds: Double, handler: @escaping () throws -> Void) -> Timer {
         addTimer(at: clock.now().advanced(byMilliseconds: milliseconds), handler: handler)
     }
 
-    /// Cancels a timer that has not fired yet (no effect otherwise).
-    public func cancelTimer(_ token: TimerToken) {
-        timers.removeAll { $0.token == token }
+    /// Unschedules a timer (no effect when it is not scheduled).
+    public func cancelTimer(_ timer: Timer) {
+        guard timer.deadline != nil else { return }
+        timer.deadline = nil
+        if let index = timers.firstIndex(where: { $0 === timer }) { timers.remove(at: index) }
     }
 
-    /// How many timers are set: 0 while idle.
+    /// How many timers are scheduled: 0 while idle.
     public var timerCount: Int { timers.count }
 
     // MARK: Running
@@ -209,14 +241,16 @@ public final class EventLoop {
             timeout = maximumWaitMilliseconds
         }
         try waitForEvents(timeout: timeout)
-        let firstTimer = nextID
+        let scheduledBefore = timerSequence
         try dispatch()
-        try fireDueTimers(notAfter: firstTimer)
+        try fireDueTimers(scheduledUpTo: scheduledBefore)
     }
 
     private func earliestDeadline() -> MonotonicInstant? {
         var earliest: MonotonicInstant?
-        for timer in timers where earliest == nil || timer.deadline < earliest! { earliest = timer.deadline }
+        for timer in timers {
+            if let deadline = timer.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
         return earliest
     }
 
@@ -247,16 +281,18 @@ public final class EventLoop {
     }
 
     /// Fires the timers that are due now, earliest first. A timer cancelled by an earlier handler in
-    /// the same round does not fire; timers added by a handler wait for the next iteration.
-    private func fireDueTimers(notAfter lastID: Int) throws {
+    /// the same round does not fire; timers scheduled by a handler wait for the next iteration.
+    private func fireDueTimers(scheduledUpTo limit: Int) throws {
         let now = clock.now()
         while true {
             var due: Int?
-            for index in timers.indices where timers[index].deadline <= now && timers[index].token.id <= lastID {
-                if due == nil || timers[index].deadline < timers[due!].deadline { due = index }
+            for index in timers.indices {
+                guard let deadline = timers[index].deadline, deadline <= now, timers[index].sequence <= limit else { continue }
+                if due.map({ deadline < timers[$0].deadline! }) ?? true { due = index }
             }
             guard let index = due else { return }
             let timer = timers.remove(at: index)
+            timer.deadline = nil
             try timer.handler()
         }
     }

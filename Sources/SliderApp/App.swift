@@ -140,9 +140,9 @@ private final class Session {
     }
 
     private func run(controller: SliderController, outputs: ValueOutputs) -> ExitStatus {
-        controller.onExit = { [unowned self] code, message in
+        controller.onExit = { [unowned self] status, message in
             if let message { report(message) }
-            self.stop(code == 0 ? .success : .failure)
+            self.stop(status)
         }
         outputs.onNoSinkLeft = { [unowned self] status in self.stop(status) }
         do {

@@ -23,14 +23,18 @@ final class SliderController: SliderSurfaceDelegate {
     private let manageInputRegion: Bool
     /// Set once the surface exists (it needs this object as its delegate first).
     var surface: SliderSurface?
-    /// Called once when the app must stop: 0 for a clean end, 1 for a compositor error.
-    var onExit: (Int32, String?) -> Void = { _, _ in }
+    /// Called when the app must stop, with how, and the line to print (if any).
+    var onExit: (ExitStatus, String?) -> Void = { _, _ in }
 
     private var pacer = FramePacer()
     private var history = DamageHistory()
     private var input = InputMapping()
-    /// Draws (`tick`) or only samples (`unseen`) while animating without a frame callback to wait for.
-    private var frameTimer: (token: EventLoop.TimerToken, drawing: Bool)?
+    /// While animating without a frame callback to wait for: draws at the frame rate (`drawing`),
+    /// or only samples the value for the sinks (the callback is late: a hidden window).
+    private lazy var frameTimer: EventLoop.Timer = loop.makeTimer { [unowned self] in
+        if self.frameTimerDraws { self.draw(at: self.clock.now()) } else { self.sampleUnseen() }
+    }
+    private var frameTimerDraws = false
     /// When the pending frame callback was asked for.
     private var callbackRequestedAt: MonotonicInstant?
     /// The next frame repaints every pixel (first frame, new scale, buffers lost).
@@ -59,7 +63,7 @@ final class SliderController: SliderSurfaceDelegate {
     /// stream samples the settled engine).
     func settle() -> ValueSample {
         let t = clock.now()
-        cancelFrameTimer()
+        loop.cancelTimer(frameTimer)
         slider.settle(at: t)
         return ValueSample(time: t, value: slider.target, phase: .idle)
     }
@@ -73,7 +77,7 @@ final class SliderController: SliderSurfaceDelegate {
     }
 
     func surfaceClosed(_ surface: SliderSurface) {
-        onExit(0, nil)
+        onExit(.success, nil)
     }
 
     func surface(_ surface: SliderSurface, scaleChanged scale: SurfaceScale) {
@@ -82,37 +86,36 @@ final class SliderController: SliderSurfaceDelegate {
     }
 
     func surface(_ surface: SliderSurface, frameDone timeMs: UInt32) {
-        // Callbacks are only asked for while something changes, and the frame after the last
-        // one still has to show where the animation ended: always draw.
-        _ = pacer.frameDone()
+        let t = clock.time(ofStamp: timeMs)
         callbackRequestedAt = nil
-        draw(at: clock.time(ofStamp: timeMs))
+        if pacer.frameDone() { draw(at: t) }
     }
 
     func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {
-        apply(input.inputs(forTouch: batch, contactInGesture: slider.trackingContact),
-              stamp: batch.lazy.compactMap(\.time).last)
+        let t = time(ofLastStamp: batch.last { $0.time != nil }?.time)
+        var used = false
+        input.forEachInput(forTouch: batch, contactInGesture: slider.trackingContact) { used = slider.handle($0, at: t) || used }
+        if used { requestFrame() }
     }
 
     func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {
-        apply(input.inputs(forPointer: batch, contactInGesture: slider.trackingContact),
-              stamp: batch.lazy.compactMap(\.time).last)
+        let t = time(ofLastStamp: batch.last { $0.time != nil }?.time)
+        var used = false
+        input.forEachInput(forPointer: batch, contactInGesture: slider.trackingContact) { used = slider.handle($0, at: t) || used }
+        if used { requestFrame() }
     }
 
     func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {
         guard case let .key(keysym, _, state, _, time) = event, state != .released,
               let key = SliderKey(keysym: keysym) else { return }
-        apply([.key(key, isRepeat: state == .repeated)], stamp: time)
+        if slider.handle(.key(key, isRepeat: state == .repeated), at: self.time(ofLastStamp: time)) { requestFrame() }
     }
 
     // MARK: Frames
 
-    /// Feeds input to the engine at the compositor's time of the batch (now, when it gave none).
-    private func apply(_ inputs: [SliderInput], stamp: UInt32?) {
-        let t = stamp.map { clock.time(ofStamp: $0) } ?? clock.now()
-        var used = false
-        for event in inputs { used = slider.handle(event, at: t) || used }
-        if used { requestFrame() }
+    /// Input lands at the compositor's time of its batch (now, when it gave none).
+    private func time(ofLastStamp stamp: UInt32?) -> Double {
+        stamp.map { clock.time(ofStamp: $0) } ?? clock.now()
     }
 
     /// Marks the slider dirty; draws at once unless a frame callback is on its way (then, should
@@ -131,7 +134,7 @@ final class SliderController: SliderSurfaceDelegate {
             sampleUnseen()
             return
         }
-        cancelFrameTimer()
+        loop.cancelTimer(frameTimer)
         let frame = slider.advance(to: t)
         outputs.emit(frame.samples)
         if manageInputRegion && (frame.inputRegionChanged || repaintAll) {
@@ -143,7 +146,8 @@ final class SliderController: SliderSurfaceDelegate {
         } else if frame.inputRegionChanged && manageInputRegion {
             surface.commit()
         }
-        pacer.drew(requestedCallback: callback)
+        // A frame the compositor's held buffers kept us from drawing is still owed.
+        pacer.drew(requestedCallback: callback, animating: frame.isAnimating || repaintAll)
         if frame.isAnimating && !callback {
             // Still moving but nothing to show this frame (an edge hide delay): wake on a timer,
             // since a commit without damage need not produce a frame callback.
@@ -157,8 +161,8 @@ final class SliderController: SliderSurfaceDelegate {
     /// Presents the frame; returns true when a frame callback is now pending.
     private func present(_ frame: SliderFrame, on surface: SliderSurface) -> Bool {
         do {
-            let result = try surface.present(requestingFrame: frame.isAnimating) { buffer in
-                paint(frame, into: buffer)
+            let result = try surface.present(requestingFrame: frame.isAnimating) { pixels, buffer in
+                paint(frame, into: &pixels, buffer: buffer)
             }
             switch result {
             case .presented:
@@ -172,21 +176,20 @@ final class SliderController: SliderSurfaceDelegate {
                 return true
             }
         } catch {
-            onExit(1, error.description)
+            onExit(.failure, error.description)
             return false
         }
     }
 
-    private func paint(_ frame: SliderFrame, into buffer: PixelBuffer) -> [BufferRect] {
-        let width = Int(buffer.size.width), height = Int(buffer.size.height), scale = buffer.scale.factor
-        var damage = renderer.deviceDamage(
-            forLogical: frame.damage,
-            scale: scale, bufferWidth: width, bufferHeight: height)
-        if repaintAll { damage = [PixelRect(x: 0, y: 0, width: width, height: height)] }
-        let repaint = history.repaint(for: damage, bufferAge: buffer.age)
-        let target = PixelBufferRef(base: buffer.base, width: width, height: height, stride: Int(buffer.stride))
-        let touched = renderer.render(scene(frame.appearance), scale: scale, into: target, damage: repaint)
-        return touched.map { BufferRect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)) }
+    private func paint(_ frame: SliderFrame, into pixels: inout MutableRawSpan, buffer: PixelBuffer) -> BufferRect? {
+        let layout = PixelLayout(width: Int(buffer.size.width), height: Int(buffer.size.height), stride: Int(buffer.stride))
+        let damage = repaintAll ? layout.bounds : renderer.deviceDamage(
+            forLogical: frame.damage, scale: buffer.scale.factor, bufferWidth: layout.width, bufferHeight: layout.height)
+        guard let damage else { return nil }
+        let repaint = history.repaint(for: damage, bufferAge: buffer.age, whole: layout.bounds)
+        guard let touched = renderer.render(scene(frame.appearance), scale: buffer.scale.factor, into: &pixels,
+                                            layout: layout, damage: repaint) else { return nil }
+        return BufferRect(x: Int32(touched.x), y: Int32(touched.y), width: Int32(touched.width), height: Int32(touched.height))
     }
 
     private func scene(_ a: SliderAppearance) -> SliderScene {
@@ -212,7 +215,7 @@ final class SliderController: SliderSurfaceDelegate {
     /// While a callback is pending and something moves: if the callback has not come in time,
     /// sample the value without it.
     private func watchForLateCallback() {
-        guard frameTimer == nil else { return }
+        guard !frameTimer.isScheduled else { return }
         let since = Double(loop.now().nanoseconds(since: callbackRequestedAt ?? loop.now())) / 1e6
         startFrameTimer(drawing: false, afterMilliseconds: max(lateCallbackMilliseconds - since, 0))
     }
@@ -220,24 +223,15 @@ final class SliderController: SliderSurfaceDelegate {
     /// Emits the value at this moment without drawing, and carries on at the frame rate while it
     /// moves: the window is hidden or not configured, so no frame callback paces the stream.
     private func sampleUnseen() {
-        cancelFrameTimer()
+        loop.cancelTimer(frameTimer)
         let t = clock.now()
         outputs.emit(slider.samplesWithoutFrame(at: t))
         if slider.isAnimating(at: t) { startFrameTimer(drawing: false, afterMilliseconds: frameInterval) }
     }
 
     private func startFrameTimer(drawing: Bool, afterMilliseconds delay: Double) {
-        cancelFrameTimer()
-        let token = loop.addTimer(afterMilliseconds: delay) { [unowned self] in
-            self.frameTimer = nil
-            if drawing { self.draw(at: self.clock.now()) } else { self.sampleUnseen() }
-        }
-        frameTimer = (token, drawing)
-    }
-
-    private func cancelFrameTimer() {
-        if let frameTimer { loop.cancelTimer(frameTimer.token) }
-        frameTimer = nil
+        frameTimerDraws = drawing
+        loop.schedule(frameTimer, afterMilliseconds: delay)
     }
 
     /// The smallest whole-pixel rectangle containing `r`, within what 32-bit Wayland coordinates

@@ -6,56 +6,54 @@ import WaylandClient
 struct InputMapping: Sendable {
     private var pointerPosition: SliderPoint?
 
-    /// The slider inputs for one `wl_touch.frame` batch.
+    /// Hands `body` the slider input of each event of one `wl_touch.frame` batch, in order.
     ///
     /// `contactInGesture`: the contact the engine is tracking, so that a device vanishing mid-use
     /// ends that gesture (as a release: the value stays where the user left it) rather than
     /// cancelling it, which would undo the user's work.
-    func inputs(forTouch batch: [TouchEvent], contactInGesture: Contact?) -> [SliderInput] {
-        batch.map { event in
+    func forEachInput(forTouch batch: [TouchEvent], contactInGesture: Contact?, _ body: (SliderInput) -> Void) {
+        for event in batch {
             switch event {
-            case let .down(id, x, y, _): .press(.touch(id), SliderPoint(x: x, y: y))
-            case let .motion(id, x, y, _): .move(.touch(id), SliderPoint(x: x, y: y))
-            case let .up(id, _): .release(.touch(id))
-            case .cancel(.compositor): .cancel
+            case let .down(id, x, y, _): body(.press(.touch(id), SliderPoint(x: x, y: y)))
+            case let .motion(id, x, y, _): body(.move(.touch(id), SliderPoint(x: x, y: y)))
+            case let .up(id, _): body(.release(.touch(id)))
+            case .cancel(.compositor): body(.cancel)
             case .cancel(.deviceRemoved):
-                if case .touch(let id)? = contactInGesture { .release(.touch(id)) } else { .cancel }
+                if case .touch(let id)? = contactInGesture { body(.release(.touch(id))) } else { body(.cancel) }
             }
         }
     }
 
-    /// The slider inputs for one `wl_pointer.frame` batch.
-    mutating func inputs(forPointer batch: [PointerEvent], contactInGesture: Contact?) -> [SliderInput] {
-        var out: [SliderInput] = []
+    /// Hands `body` the slider inputs of one `wl_pointer.frame` batch, in order.
+    mutating func forEachInput(forPointer batch: [PointerEvent], contactInGesture: Contact?, _ body: (SliderInput) -> Void) {
         for event in batch {
             switch event {
             case let .enter(x, y):
                 pointerPosition = SliderPoint(x: x, y: y)
             case let .motion(x, y, _):
                 pointerPosition = SliderPoint(x: x, y: y)
-                out.append(.move(.pointer, SliderPoint(x: x, y: y)))
+                body(.move(.pointer, SliderPoint(x: x, y: y)))
             case let .button(button, state, _) where button == PointerEvent.leftButton:
                 if state == .pressed, let p = pointerPosition {
-                    out.append(.press(.pointer, p))
+                    body(.press(.pointer, p))
                 } else if state == .released {
-                    out.append(.release(.pointer))
+                    body(.release(.pointer))
                 }
             case .button:
                 break
             case let .wheel(axis, value120, _, _):
-                out.append(.wheel(value120: Int(value120), axis: axis == .vertical ? .vertical : .horizontal))
+                body(.wheel(value120: Int(value120), axis: axis == .vertical ? .vertical : .horizontal))
             case let .scroll(axis, pixels, _, _):
-                out.append(.scroll(pixels: pixels, axis: axis == .vertical ? .vertical : .horizontal))
+                body(.scroll(pixels: pixels, axis: axis == .vertical ? .vertical : .horizontal))
             case .scrollStop:
                 break
             case .leave, .deviceRemoved:
                 // The compositor keeps an implicit grab while the button is held, so this comes
                 // only when it broke the grab or the mouse went away: end the drag where it is.
                 pointerPosition = nil
-                if contactInGesture == .pointer { out.append(.release(.pointer)) }
+                if contactInGesture == .pointer { body(.release(.pointer)) }
             }
         }
-        return out
     }
 }
 

@@ -22,7 +22,7 @@ final class ValueOutputs {
     private var oscSource: EventLoop.SourceToken?
     private var execSource: (fd: Descriptor, token: EventLoop.SourceToken)?
     private var audioSource: EventLoop.SourceToken?
-    private var audioTimer: EventLoop.TimerToken?
+    private lazy var audioTimer: EventLoop.Timer = loop.makeTimer { [unowned self] in self.topUpAudio() }
     /// `--audio-out -`: the samples are stdout's only content.
     private let audioOnStdout: Bool
     /// The current range, for percentages and output scaling (stdin may change it live).
@@ -66,13 +66,13 @@ final class ValueOutputs {
     // MARK: Emitting
 
     /// Hands the samples of one frame to every sink.
-    func emit(_ samples: [ValueSample]) {
+    func emit(_ samples: SmallList<ValueSample>) {
         guard !samples.isEmpty else { return }
         let range = range()
         for sample in samples {
-            if var f = formatter, let line = f.line(for: sample, range: range) {
-                formatter = f
-                if let status = stdout?.write(line) { resolveStdout(status) }
+            if formatter?.prepareLine(for: sample, range: range) == true, let line = formatter?.line,
+               let status = stdout?.write(line) {
+                resolveStdout(status)
             }
             osc?.send(sample, range: range)
             exec?.submit(sample, range: range)
@@ -111,17 +111,15 @@ final class ValueOutputs {
                 if let status = self.audio?.handle(events, now: self.clock.now()) { self.resolveAudio(status) }
                 self.afterSinkActivity()
             }
-            scheduleAudio()
+            loop.schedule(audioTimer, afterMilliseconds: Self.audioPeriodMilliseconds)
         }
     }
 
-    private func scheduleAudio() {
-        audioTimer = loop.addTimer(afterMilliseconds: Self.audioPeriodMilliseconds) { [unowned self] in
-            self.audioTimer = nil
-            if let status = self.audio?.write(upTo: self.clock.now()) { self.resolveAudio(status) }
-            self.afterSinkActivity()
-            if self.audio != nil { self.scheduleAudio() }
-        }
+    /// The audio-rate stream's period: write what is due, then wait for the next one.
+    private func topUpAudio() {
+        if let status = audio?.write(upTo: clock.now()) { resolveAudio(status) }
+        afterSinkActivity()
+        if audio != nil { loop.schedule(audioTimer, afterMilliseconds: Self.audioPeriodMilliseconds) }
     }
 
     /// Re-arms POLLOUT where a sink has bytes waiting, follows the exec hook's child, prints warnings.
@@ -162,8 +160,7 @@ final class ValueOutputs {
         audio = nil
         if let audioSource { loop.removeSource(audioSource) }
         audioSource = nil
-        if let audioTimer { loop.cancelTimer(audioTimer) }
-        audioTimer = nil
+        loop.cancelTimer(audioTimer)
         // stdout's reader leaving (`wlslider --audio-out - | head -c N`) is as quiet as with lines;
         // a file's or FIFO's reader leaving is worth a line.
         sinkEnded(status, exiting: exiting, quietWhenReaderLeft: audioOnStdout, readerLeftMessage:

@@ -25,9 +25,9 @@ public struct SliderFrame: Sendable {
     public var appearance: SliderAppearance
     /// Values to emit: one when the presented value changed since the last frame, one per gesture
     /// phase change; never two equal in a row.
-    public var samples: [ValueSample]
+    public var samples: SmallList<ValueSample>
     /// Logical rectangles that look different from the previous frame (empty: nothing to draw).
-    public var damage: [SliderRect]
+    public var damage: SmallList<SliderRect>
     /// True while anything still moves: ask for another frame only then.
     public var isAnimating: Bool
     /// True when the input region (the visible band) changed.
@@ -72,7 +72,7 @@ public struct Slider: Sendable {
     private var drawn: SliderAppearance?
     private var needsFullRedraw = true
     private var lastSample: ValueSample?
-    private var pendingPhases: [GesturePhase] = []
+    private var pendingPhases = SmallList<GesturePhase>()
 
     /// Creates a slider.
     ///
@@ -338,7 +338,7 @@ public struct Slider: Sendable {
     /// The values to emit at `time` without drawing a frame: the window is hidden, or its frame
     /// callbacks are late, and the value stream must not depend on being seen. The next `advance`
     /// still reports everything that changed since the last frame drawn.
-    public mutating func samplesWithoutFrame(at time: Double) -> [ValueSample] {
+    public mutating func samplesWithoutFrame(at time: Double) -> SmallList<ValueSample> {
         let t = tick(time)
         return samples(at: t, value: glide.value(at: t))
     }
@@ -350,33 +350,38 @@ public struct Slider: Sendable {
         glide.jump(to: glide.target, at: t)
     }
 
-    private mutating func samples(at t: Double, value: Double) -> [ValueSample] {
-        var out: [ValueSample] = []
+    private mutating func samples(at t: Double, value: Double) -> SmallList<ValueSample> {
+        var out = SmallList<ValueSample>()
         if pendingPhases.isEmpty {
             if lastSample?.value != value {
                 out.append(ValueSample(time: t, value: value, phase: gesture == nil ? .idle : .moved))
             }
         } else {
             for phase in pendingPhases { out.append(ValueSample(time: t, value: value, phase: phase)) }
-            pendingPhases.removeAll(keepingCapacity: true)
+            pendingPhases.removeAll()
         }
-        out.removeAll { $0.value == lastSample?.value && $0.phase == lastSample?.phase }
+        let previous = lastSample
+        out.retain { $0.value != previous?.value || $0.phase != previous?.phase }
         if let last = out.last { lastSample = last }
         return out
     }
 
-    private func changedRegions(from old: SliderAppearance?, to new: SliderAppearance) -> [SliderRect] {
+    private func changedRegions(from old: SliderAppearance?, to new: SliderAppearance) -> SmallList<SliderRect> {
         let surface = SliderRect(x: 0, y: 0, width: layout.size.width, height: layout.size.height)
         guard let old, !needsFullRedraw, old.shift == new.shift, old.track == new.track else { return [surface] }
-        var rects: [SliderRect] = []
+        var rects = SmallList<SliderRect>()
+        func add(_ rect: SliderRect) {
+            let inside = rect.intersection(surface)
+            if !inside.isEmpty { rects.append(inside) }
+        }
         if old.thumbCenter != new.thumbCenter || old.thumbRadius != new.thumbRadius {
-            rects.append(layout.thumbBounds(center: old.thumbCenter, radius: old.thumbRadius)
+            add(layout.thumbBounds(center: old.thumbCenter, radius: old.thumbRadius)
                 .union(layout.thumbBounds(center: new.thumbCenter, radius: new.thumbRadius)))
         }
         if old.fillEnd != new.fillEnd {
-            rects.append(layout.trackSpan(from: old.fillEnd, to: new.fillEnd, shift: new.shift))
+            add(layout.trackSpan(from: old.fillEnd, to: new.fillEnd, shift: new.shift))
         }
-        return rects.map { $0.intersection(surface) }.filter { !$0.isEmpty }
+        return rects
     }
 
     // MARK: Helpers

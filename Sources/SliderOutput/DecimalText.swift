@@ -11,6 +11,46 @@ public enum DecimalText {
     /// The most decimals `fixed` accepts; a Double carries at most 17 significant digits anyway.
     public static let maximumDecimals = 17
 
+    /// Appends `fixed(value, decimals:)` to `bytes`, allocating nothing (beyond `bytes` growing)
+    /// unless the value lies within a hair of a rounding tie or is very large: then it takes
+    /// `fixed`'s exact path. Everywhere else `value × 10^decimals` is far enough from a tie that
+    /// rounding it as a binary number gives what rounding its shortest text gives.
+    public static func append(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
+        let places = Swift.min(Swift.max(decimals, 0), maximumDecimals)
+        let scaled = value.magnitude * powersOfTen[places]
+        // Below 2^40 a product is exact to 2^-12, far inside the 10^-3 kept from a tie.
+        if value.isFinite && scaled < 0x1p40 {
+            let fraction = scaled - scaled.rounded(.down)
+            if (fraction - 0.5).magnitude > 1e-3 {
+                appendDigits(UInt64(scaled.rounded()), negative: value < 0, decimals: places, to: &bytes)
+                return
+            }
+        }
+        bytes.append(contentsOf: fixed(value, decimals: places).utf8)
+    }
+
+    /// `units` / 10^decimals as text: sign, integer part, point, exactly `decimals` digits.
+    private static func appendDigits(_ units: UInt64, negative: Bool, decimals: Int, to bytes: inout [UInt8]) {
+        if negative && units != 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits, least significant first, into a fixed scratch: at most 20 digits plus the padding.
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { digits in
+            var count = 0
+            var rest = units
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0 || count <= decimals
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                if index == decimals - 1 { bytes.append(UInt8(ascii: ".")) }
+                bytes.append(digits[index])
+            }
+        }
+    }
+
+    private static let powersOfTen: [Double] = (0...maximumDecimals).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+
     /// `value` with exactly `decimals` digits after the point (none and no point when `decimals` is 0).
     /// `decimals` is clamped to `0...maximumDecimals`.
     public static func fixed(_ value: Double, decimals: Int) -> String {

@@ -50,36 +50,67 @@ public struct OutputFormat: Equatable, Sendable {
 /// Turns samples into stdout lines (with their `\n`), and drops a line that would repeat the
 /// previous one: same value text in plain format; same value text *and* phase in JSON (so a gesture's
 /// `ended` is printed even when its value equals the last `moved`). Pure: no I/O, no clock.
+///
+/// Lines are built into storage the formatter keeps: once it has grown to a line's length, a
+/// line costs no allocation.
 public struct LineFormatter: Sendable {
     /// The format lines are written in.
     public let format: OutputFormat
-    private var lastKey: String?
+    /// The line built by the last `prepareLine` that returned true, with its newline.
+    public private(set) var line: [UInt8] = []
+    private var valueText: [UInt8] = []
+    private var lastValueText: [UInt8] = []
+    private var lastPhase: GesturePhase?
+    private var printedAny = false
 
     /// Creates a formatter that has printed nothing yet.
     public init(format: OutputFormat) {
         self.format = format
+        line.reserveCapacity(96)
+        valueText.reserveCapacity(48)
+        lastValueText.reserveCapacity(48)
     }
 
-    /// The line for `sample`, or nil when it would repeat the previous line.
-    public mutating func line(for sample: ValueSample, range: SliderRange) -> String? {
+    /// Builds the line for `sample` into `line`; false (and `line` unchanged) when it would repeat
+    /// the previous line.
+    public mutating func prepareLine(for sample: ValueSample, range: SliderRange) -> Bool {
         let mapped = format.mapping.map(sample.value, range: range)
-        let valueText = DecimalText.fixed(mapped, decimals: format.precision)
-        let key = format.style == .plain ? valueText : valueText + " " + sample.phase.rawValue
-        guard key != lastKey else { return nil }
-        lastKey = key
+        valueText.removeAll(keepingCapacity: true)
+        DecimalText.append(mapped, decimals: format.precision, to: &valueText)
+        let samePhase = format.style == .plain || lastPhase == sample.phase
+        if printedAny && samePhase && valueText == lastValueText { return false }
+        printedAny = true
+        lastPhase = sample.phase
+        lastValueText.removeAll(keepingCapacity: true)
+        lastValueText.append(contentsOf: valueText)
+        line.removeAll(keepingCapacity: true)
         switch format.style {
         case .plain:
-            return valueText + "\n"
+            line.append(contentsOf: valueText)
         case .json:
+            line.append(contentsOf: #"{"t":"#.utf8)
+            DecimalText.append(Double(Self.milliseconds(sample.time)), decimals: 0, to: &line)
+            line.append(contentsOf: #","value":"#.utf8)
             // JSON has no infinity: the db curve's silence is `null`.
-            let jsonValue = mapped.isFinite ? valueText : "null"
-            return "{\"t\":\(Self.milliseconds(sample.time)),\"value\":\(jsonValue),\"phase\":\"\(sample.phase.rawValue)\"}\n"
+            if mapped.isFinite { line.append(contentsOf: valueText) } else { line.append(contentsOf: "null".utf8) }
+            line.append(contentsOf: #","phase":""#.utf8)
+            line.append(contentsOf: sample.phase.rawValue.utf8)
+            line.append(contentsOf: #""}"#.utf8)
         }
+        line.append(UInt8(ascii: "\n"))
+        return true
+    }
+
+    /// The line for `sample` as text, or nil when it would repeat the previous line.
+    public mutating func line(for sample: ValueSample, range: SliderRange) -> String? {
+        guard prepareLine(for: sample, range: range) else { return nil }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// Forgets the previous line, so the next sample is printed whatever it is.
     public mutating func reset() {
-        lastKey = nil
+        printedAny = false
+        lastPhase = nil
     }
 
     /// Whole milliseconds since start, rounded to nearest; 0 for a time that is not a finite non-negative number.

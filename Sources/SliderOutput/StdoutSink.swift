@@ -60,8 +60,14 @@ public final class StdoutSink {
 
     /// Queues `line` (which should end in `\n`) and writes as much as the reader takes now.
     public func write(_ line: String) -> WriteStatus {
+        write(Array(line.utf8))
+    }
+
+    /// Queues the bytes of `line` (which should end in `\n`) and writes as much as the reader
+    /// takes now. Allocates nothing while the queue's storage suffices.
+    public func write(_ line: [UInt8]) -> WriteStatus {
         if ended { return .readerClosed }
-        pending.append(contentsOf: line.utf8)
+        pending.append(contentsOf: line)
         dropOldLinesIfOverfull()
         return flush()
     }

@@ -46,6 +46,25 @@ final class PixmanImage {
         self.init(handle: handle, ownedBytes: nil)
     }
 
+    /// A colour that can change between composites without a new image: one premultiplied
+    /// ARGB8888 pixel repeated over the plane (pixman treats it as a solid colour). Set `pixel`
+    /// before compositing with it.
+    static func settableColor() -> PixmanImage {
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4, alignment: 4)
+        bytes.storeBytes(of: 0, as: UInt32.self)
+        guard let handle = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, bytes.assumingMemoryBound(to: UInt32.self), 4) else {
+            fatalError("pixman_image_create_bits(1x1) failed: out of memory")
+        }
+        pixman_image_set_repeat(handle, PIXMAN_REPEAT_NORMAL)
+        return PixmanImage(handle: handle, ownedBytes: bytes)
+    }
+
+    /// The pixel of an image made by `settableColor()`.
+    var pixel: UInt32 {
+        get { ownedBytes?.load(as: UInt32.self) ?? 0 }
+        set { ownedBytes?.storeBytes(of: newValue, as: UInt32.self) }
+    }
+
     /// An 8-bit alpha mask of `width` × `height` whose bytes are produced by `coverage(column, row)`.
     convenience init(alphaWidth width: Int, height: Int, coverage: (Int, Int) -> UInt8) {
         self.init(format: PIXMAN_a8, bytesPerPixel: 1, width: width, height: height) { bytes, stride, column, row in
@@ -80,61 +99,29 @@ final class PixmanImage {
 }
 
 /// The caller's buffer wrapped as a pixman destination for the span of one render call,
-/// clipped to the damage so every composite stays inside it.
+/// limited to one damaged rectangle: every composite stays inside it.
 struct Destination: ~Copyable {
     private let handle: OpaquePointer
-    /// The clipped damage as pixman's banded rectangles (non-overlapping).
-    let rectangles: [PixelRect]
-    /// The bounding box of `rectangles`.
+    /// The rectangle drawn into (inside the buffer).
     let extents: PixelRect
 
-    /// Wraps `buffer`, clipped to the union of `damage` (each already inside the buffer).
-    init(buffer: PixelBufferRef, damage: [PixelRect]) {
+    /// Wraps the buffer at `bytes` of `layout`, limited to `damage` (inside the buffer).
+    init(bytes: UnsafeMutableRawPointer, layout: PixelLayout, damage: PixelRect) {
         guard let handle = pixman_image_create_bits(
-            PIXMAN_a8r8g8b8, Int32(buffer.width), Int32(buffer.height),
-            buffer.base.assumingMemoryBound(to: UInt32.self), Int32(buffer.stride)
+            PIXMAN_a8r8g8b8, Int32(layout.width), Int32(layout.height),
+            bytes.assumingMemoryBound(to: UInt32.self), Int32(layout.stride)
         ) else {
-            fatalError("pixman_image_create_bits(a8r8g8b8, \(buffer.width)x\(buffer.height), stride \(buffer.stride)) failed")
+            fatalError("pixman_image_create_bits(a8r8g8b8, \(layout.width)x\(layout.height), stride \(layout.stride)) failed")
         }
         self.handle = handle
-        // init_rects accepts overlapping boxes and normalizes them into a proper region.
-        var boxes: [pixman_box32_t] = []
-        boxes.reserveCapacity(damage.count)
-        for rect in damage where !rect.isEmpty {
-            boxes.append(pixman_box32_t(x1: Int32(rect.x), y1: Int32(rect.y), x2: Int32(rect.maxX), y2: Int32(rect.maxY)))
-        }
-        var region = pixman_region32_t()
-        guard pixman_region32_init_rects(&region, boxes, Int32(boxes.count)) != 0 else {
-            fatalError("pixman_region32_init_rects(\(boxes.count) boxes) failed: out of memory")
-        }
-        defer { pixman_region32_fini(&region) }
-        // The image keeps its own copy of the region.
-        pixman_image_set_clip_region32(handle, &region)
-        (rectangles, extents) = Self.read(region)
-    }
-
-    private static func read(_ region: pixman_region32_t) -> ([PixelRect], PixelRect) {
-        var region = region
-        var count: Int32 = 0
-        guard let boxes = pixman_region32_rectangles(&region, &count), count > 0 else {
-            return ([], PixelRect(x: 0, y: 0, width: 0, height: 0))
-        }
-        var rects: [PixelRect] = []
-        rects.reserveCapacity(Int(count))
-        var extents = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        for box in UnsafeBufferPointer(start: boxes, count: Int(count)) {
-            let rect = PixelRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2 - box.x1), height: Int(box.y2 - box.y1))
-            rects.append(rect)
-            extents = extents.union(rect)
-        }
-        return (rects, extents)
+        extents = damage
     }
 
     deinit { pixman_image_unref(handle) }
 
     /// Composites `source` (top-left pixel on `sourceOrigin`; irrelevant for solid colours),
-    /// seen through `mask` (top-left pixel on `maskOrigin`), onto `area` of the buffer; the
-    /// clip region limits it further.
+    /// seen through `mask` (top-left pixel on `maskOrigin`), onto the part of `area` inside the
+    /// damage.
     func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0),
                    mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
         guard let area = area.intersection(extents) else { return }

@@ -33,13 +33,9 @@ public struct SliderScene: Sendable, Equatable {
     }
 }
 
-/// A caller-owned pixel buffer: premultiplied ARGB8888, i.e. each pixel one native-endian
-/// (little-endian here) 32-bit word `0xAARRGGBB` — Wayland's `WL_SHM_FORMAT_ARGB8888`.
-///
-/// The renderer never keeps the pointer beyond one `render` call.
-public struct PixelBufferRef {
-    /// The first byte of the top row; must be 4-byte aligned.
-    public var base: UnsafeMutableRawPointer
+/// The shape of a premultiplied ARGB8888 buffer (one native-endian UInt32 per pixel): its size and
+/// row stride. The bytes themselves are handed over as a `MutableRawSpan`, for the one call.
+public struct PixelLayout: Sendable, Equatable {
     /// Width in pixels.
     public var width: Int
     /// Height in pixels.
@@ -48,12 +44,15 @@ public struct PixelBufferRef {
     public var stride: Int
 
     /// Describes a buffer; `stride` defaults to tightly packed rows.
-    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int? = nil) {
-        self.base = base
+    public init(width: Int, height: Int, stride: Int? = nil) {
         self.width = width
         self.height = height
         self.stride = stride ?? width * 4
     }
+
+    /// The bytes the buffer spans: every row's stride but the last row's, which needs only its
+    /// pixels.
+    public var byteCount: Int { height > 0 ? (height - 1) * stride + width * 4 : 0 }
 
     /// The whole buffer as a pixel rectangle.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }

@@ -25,6 +25,8 @@ public final class SliderRenderer {
     private var thumbSprites = ThumbSpriteCache()
     private var thumbSpriteScale = 0.0
     private var trackRasterizations = 0
+    /// The colour of the pixel row or column the fill's end crosses, set each frame.
+    private let edgeColor = PixmanImage.settableColor()
 
     /// Creates a renderer for `style`.
     public init(style: SliderStyle = SliderStyle()) {
@@ -36,66 +38,59 @@ public final class SliderRenderer {
     /// only moves a resting thumb adds nothing.
     public var maskRasterizations: Int { trackRasterizations + thumbSprites.rasterizations }
 
-    /// Paints `scene` at `scale` (buffer pixels per logical pixel) into `buffer`.
+    /// Paints `scene` at `scale` (buffer pixels per logical pixel) into `pixels`, a buffer of
+    /// `layout`.
     ///
     /// Any finite scene is drawn, however degenerate (a zero-length track, a thumb of radius 0)
     /// or large: only what lands in the buffer is rasterized. An empty buffer (0 pixels wide or
-    /// high) gets nothing.
+    /// high) gets nothing. Nothing is allocated once the shapes of the scene are cached.
     ///
-    /// - Parameter damage: the buffer rectangles to repaint (see `deviceDamage`); nil repaints
-    ///   the whole buffer. Pixels outside the damage are left untouched.
-    /// - Returns: the rectangles actually repainted: the damage clipped to the buffer, as
-    ///   non-overlapping rectangles, ready for `wl_surface.damage_buffer`.
-    public func render(_ scene: SliderScene, scale: Double, into buffer: PixelBufferRef, damage: [PixelRect]?) -> [PixelRect] {
-        Self.check(scene, scale: scale, buffer: buffer)
-        let clipped = Self.clip(damage, to: buffer.bounds)
-        guard !clipped.isEmpty else { return [] }
+    /// - Parameter damage: the buffer rectangle to repaint (see `deviceDamage`); nil repaints the
+    ///   whole buffer. Pixels outside it are left untouched.
+    /// - Returns: the rectangle actually repainted, the damage clipped to the buffer (nil: none),
+    ///   ready for `wl_surface.damage_buffer`.
+    public func render(_ scene: SliderScene, scale: Double, into pixels: inout MutableRawSpan, layout: PixelLayout,
+                       damage: PixelRect?) -> PixelRect? {
+        Self.check(scene, scale: scale, layout: layout, byteCount: pixels.byteCount)
+        guard let clipped = (damage ?? layout.bounds).intersection(layout.bounds) else { return nil }
         if scale != thumbSpriteScale {
             thumbSprites.removeAll()
             thumbSpriteScale = scale
         }
-        let layout = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
-        let destination = Destination(buffer: buffer, damage: clipped)
-        destination.composite(.source, paints.background, area: destination.extents)
-        drawTrack(layout, within: buffer.bounds, on: destination)
-        drawThumb(layout, scale: scale, on: destination)
-        return destination.rectangles
+        let device = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
+        pixels.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let destination = Destination(bytes: base, layout: layout, damage: clipped)
+            destination.composite(.source, paints.background, area: destination.extents)
+            drawTrack(device, within: layout.bounds, on: destination)
+            drawThumb(device, scale: scale, on: destination)
+        }
+        return clipped
     }
 
-    /// Converts logical damage (thumb bounds, fill spans, as the engine reports them) into
-    /// buffer rectangles for `render`.
+    /// Converts logical damage (thumb bounds, fill spans, as the engine reports them) into the
+    /// buffer rectangle `render` repaints: their union.
     ///
     /// Each rectangle grows by what the renderer draws beyond the geometry (the thumb's
     /// shadow, antialiasing, and the sub-pixel snapping of track and thumb), is scaled,
-    /// rounded outward to whole pixels and clipped to the buffer; empty results are dropped.
-    public func deviceDamage(forLogical rects: [SliderRect], scale: Double, bufferWidth: Int, bufferHeight: Int) -> [PixelRect] {
+    /// rounded outward to whole pixels and clipped to the buffer. The union of one frame's
+    /// rectangles costs few extra pixels: the fill's change lies within the thumb's path.
+    public func deviceDamage(forLogical rects: some Sequence<SliderRect>, scale: Double, bufferWidth: Int, bufferHeight: Int) -> PixelRect? {
         let bounds = PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)
         let outset = style.shadow ? ShadowLook.outset : 0
         // One extra buffer pixel covers snapping (≤ ½ px) and quantization (≤ ⅛ px).
         let margin = 1
-        var result: [PixelRect] = []
-        result.reserveCapacity(rects.count)
+        var result: PixelRect?
         for rect in rects where !rect.isEmpty && rect.x.isFinite && rect.y.isFinite && rect.maxX.isFinite && rect.maxY.isFinite {
             let left = Self.pixel(floor((rect.x - outset) * scale)) - margin
             let top = Self.pixel(floor((rect.y - outset) * scale)) - margin
             let right = Self.pixel(ceil((rect.maxX + outset) * scale)) + margin
             let bottom = Self.pixel(ceil((rect.maxY + outset) * scale)) + margin
             if let inside = PixelRect(x: left, y: top, width: right - left, height: bottom - top).intersection(bounds) {
-                result.append(inside)
+                result = result.map { $0.union(inside) } ?? inside
             }
         }
         return result
-    }
-
-    /// The damage inside the buffer (the whole buffer for nil), empty rectangles dropped.
-    private static func clip(_ damage: [PixelRect]?, to bounds: PixelRect) -> [PixelRect] {
-        guard let damage else { return [bounds] }
-        var clipped: [PixelRect] = []
-        clipped.reserveCapacity(damage.count)
-        for rect in damage {
-            if let inside = rect.intersection(bounds) { clipped.append(inside) }
-        }
-        return clipped
     }
 
     /// A rounded coordinate as Int, clamped far outside any buffer (pixman's coordinates are
@@ -106,16 +101,18 @@ public final class SliderRenderer {
 
     /// The caller's side of the contract: a finite positive scale, a buffer pixman can address
     /// (32-bit sizes and stride), a finite scene. Anything else is a programmer error.
-    private static func check(_ scene: SliderScene, scale: Double, buffer: PixelBufferRef) {
+    private static func check(_ scene: SliderScene, scale: Double, layout: PixelLayout, byteCount: Int) {
         precondition(scale.isFinite && scale > 0, "render: scale must be finite and positive, got \(scale)")
-        precondition(buffer.width >= 0 && buffer.height >= 0 && buffer.height <= Int(Int32.max),
-                     "render: bad buffer size \(buffer.width)x\(buffer.height)")
-        precondition(buffer.width <= (Int(Int32.max) - 3) / 4 && buffer.stride >= buffer.width * 4
-                     && buffer.stride <= Int(Int32.max) && buffer.stride % 4 == 0,
-                     "render: stride \(buffer.stride) must be a multiple of 4, at least \(buffer.width) × 4 and fit 32 bits")
-        let numbers = [scene.track.x, scene.track.y, scene.track.width, scene.track.height,
-                       scene.fillEnd, scene.thumbCenter.x, scene.thumbCenter.y, scene.thumbRadius]
-        precondition(numbers.allSatisfy(\.isFinite), "render: scene geometry must be finite, got \(scene)")
+        precondition(layout.width >= 0 && layout.height >= 0 && layout.height <= Int(Int32.max),
+                     "render: bad buffer size \(layout.width)x\(layout.height)")
+        precondition(layout.width <= (Int(Int32.max) - 3) / 4 && layout.stride >= layout.width * 4
+                     && layout.stride <= Int(Int32.max) && layout.stride % 4 == 0,
+                     "render: stride \(layout.stride) must be a multiple of 4, at least \(layout.width) × 4 and fit 32 bits")
+        precondition(byteCount >= layout.byteCount, "render: \(byteCount) bytes for a buffer of \(layout.byteCount)")
+        let finite = scene.track.x.isFinite && scene.track.y.isFinite && scene.track.width.isFinite
+            && scene.track.height.isFinite && scene.fillEnd.isFinite && scene.thumbCenter.x.isFinite
+            && scene.thumbCenter.y.isFinite && scene.thumbRadius.isFinite
+        precondition(finite, "render: scene geometry must be finite, got \(scene)")
     }
 
     private func restyle(from old: SliderStyle) {
@@ -157,8 +154,8 @@ extension SliderRenderer {
         destination.composite(.over, paints.fill, mask: mask.image, maskOrigin: origin, area: fillArea)
         destination.composite(.over, paints.track, mask: mask.image, maskOrigin: origin, area: trackArea)
         if edgeArea.intersection(destination.extents) != nil {
-            let mixed = PixmanImage(solidPremultiplied: paints.mix(fillShare: fraction))
-            destination.composite(.over, mixed, mask: mask.image, maskOrigin: origin, area: edgeArea)
+            edgeColor.pixel = paints.mix(fillShare: fraction)
+            destination.composite(.over, edgeColor, mask: mask.image, maskOrigin: origin, area: edgeArea)
         }
     }
 

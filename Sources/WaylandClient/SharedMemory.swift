@@ -61,9 +61,9 @@ final class ShmPool {
         return ShmBuffer(proxy: raw!, pool: self, offset: offset, size: size, stride: stride)
     }
 
-    /// The first byte of the range at `offset`; valid until the pool grows (use it right away).
-    func pixels(at offset: Int) -> UnsafeMutableRawPointer {
-        mapping + offset
+    /// The `count` bytes at `offset`; valid until the pool grows (use them right away).
+    func bytes(at offset: Int, count: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: mapping + offset, count: count)
     }
 
     /// Returns a buffer's range to the pool.
@@ -139,5 +139,10 @@ final class ShmBuffer {
 
     func release() {
         onRelease?(self)
+    }
+
+    /// Its pixels in the pool's mapping; valid until the pool grows (use them right away).
+    var bytes: UnsafeMutableRawBufferPointer {
+        pool.bytes(at: offset, count: Int(stride) * Int(size.height))
     }
 }

@@ -60,11 +60,10 @@ extension SliderSurfaceDelegate {
     public func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {}
 }
 
-/// Pixels to draw into, valid only inside the `present` closure that received them.
-/// Format: premultiplied ARGB8888 (`WL_SHM_FORMAT_ARGB8888`), i.e. one native-endian UInt32 per pixel.
-public struct PixelBuffer {
-    /// The first pixel (top-left).
-    public let base: UnsafeMutableRawPointer
+/// The buffer `present` hands to its draw closure next to its bytes (a `MutableRawSpan` valid only
+/// inside the closure). Format: premultiplied ARGB8888 (`WL_SHM_FORMAT_ARGB8888`), one native-endian
+/// UInt32 per pixel.
+public struct PixelBuffer: Sendable {
     /// Size in pixels.
     public let size: PixelSize
     /// Bytes from one row to the next.
@@ -192,13 +191,14 @@ public final class SliderSurface {
         wl_surface_commit(proxy)
     }
 
-    /// Draws and presents one frame. `draw` gets a free buffer of `bufferSize` (never one the
-    /// compositor holds) with its age, draws what changed since that age and returns the damaged
-    /// rectangles in buffer pixels. Then, in this order: `damage_buffer` for each rectangle, `frame`
-    /// (when `requestingFrame` and none is pending), `attach`, `commit`.
+    /// Draws and presents one frame. `draw` gets the bytes of a free buffer of `bufferSize` (never
+    /// one the compositor holds) and what it is (size, stride, age), draws what changed since that
+    /// age and returns the damaged rectangle in buffer pixels (nil: nothing). Then, in this order:
+    /// `damage_buffer`, `frame` (when `requestingFrame` and none is pending), `attach`, `commit`.
     /// Traps when called before the first configure (a programmer error).
     @discardableResult
-    public func present(requestingFrame: Bool = false, draw: (PixelBuffer) -> [BufferRect]) throws(WaylandError) -> PresentResult {
+    public func present(requestingFrame: Bool = false,
+                        draw: (inout MutableRawSpan, PixelBuffer) -> BufferRect?) throws(WaylandError) -> PresentResult {
         precondition(isConfigured, "SliderSurface.present before the first configure")
         let size = bufferSize
         guard let buffer = try acquireBuffer(size) else {
@@ -207,16 +207,15 @@ public final class SliderSurface {
             frameOnRelease = true
             return .buffersBusy
         }
-        let pixels = PixelBuffer(base: pool!.pixels(at: buffer.offset), size: size, stride: buffer.stride,
-                                 age: bufferSet.age(of: buffer.id), scale: scale)
-        let damage = draw(pixels).compactMap { $0.clamped(to: size) }
-        guard !damage.isEmpty else {
+        let info = PixelBuffer(size: size, stride: buffer.stride, age: bufferSet.age(of: buffer.id), scale: scale)
+        var bytes = buffer.bytes.mutableBytes
+        guard let damage = draw(&bytes, info)?.clamped(to: size) else {
             bufferSet.abandoned(buffer.id)
             if requestingFrame { requestFrame() }
             return .nothingDamaged
         }
         sendScaleState()
-        for rect in damage { wl_surface_damage_buffer(proxy, rect.x, rect.y, rect.width, rect.height) }
+        wl_surface_damage_buffer(proxy, damage.x, damage.y, damage.width, damage.height)
         if requestingFrame && frameCallback == nil { addFrameCallback() }
         wl_surface_attach(proxy, buffer.proxy, 0, 0)
         wl_surface_commit(proxy)

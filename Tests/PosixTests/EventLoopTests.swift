@@ -165,7 +165,7 @@ private final class Pipe {
         let clock = ManualClock()
         let loop = EventLoop(clock: clock)
         var fired: [String] = []
-        var second: EventLoop.TimerToken?
+        var second: EventLoop.Timer?
         loop.addTimer(afterMilliseconds: 1) {
             fired.append("first")
             loop.cancelTimer(second!)

@@ -8,19 +8,22 @@ import WaylandClient
 /// Wayland input becomes slider input.
 @Suite("Frame pacing, damage history, input mapping")
 struct PacingTests {
-    @Test("input draws at once when no callback is pending, otherwise when it arrives")
+    @Test("input draws at once when no callback is pending, otherwise when it arrives; an animation draws on every callback")
     func pacer() {
         var pacer = FramePacer()
         let idle = pacer.markDirty()
         #expect(idle, "idle: draw now")
-        pacer.drew(requestedCallback: true)
+        pacer.drew(requestedCallback: true, animating: false)
         let whilePending = pacer.markDirty()
         #expect(!whilePending, "a callback is on its way: wait for it")
         let onCallback = pacer.frameDone()
         #expect(onCallback, "and draw when it comes")
-        pacer.drew(requestedCallback: false)
+        pacer.drew(requestedCallback: true, animating: true)
+        let animating = pacer.frameDone()
+        #expect(animating, "nothing new, but the animation's next frame is due")
+        pacer.drew(requestedCallback: false, animating: false)
         let unchanged = pacer.frameDone()
-        #expect(!unchanged, "nothing changed since")
+        #expect(!unchanged, "nothing changed since, nothing moves")
         let again = pacer.markDirty()
         #expect(again)
     }
@@ -28,39 +31,52 @@ struct PacingTests {
     @Test("a buffer of age N repaints the damage of the last N frames; age 0 or too old repaints all")
     func damageHistory() {
         var history = DamageHistory()
+        let whole = PixelRect(x: 0, y: 0, width: 100, height: 10)
         let a = PixelRect(x: 0, y: 0, width: 1, height: 1), b = PixelRect(x: 5, y: 0, width: 1, height: 1)
-        let c = PixelRect(x: 9, y: 0, width: 1, height: 1)
-        do { let r = history.repaint(for: [a], bufferAge: 0); #expect(r == nil) }
-        do { let r = history.repaint(for: [b], bufferAge: 1); #expect(r == [b]) }
-        do { let r = history.repaint(for: [c], bufferAge: 2); #expect(r == [c, b], "this frame's and the one before") }
-        do { let r = history.repaint(for: [a], bufferAge: 3); #expect(r == [a, c, b]) }
-        do { let r = history.repaint(for: [a], bufferAge: DamageHistory.depth + 2); #expect(r == nil, "older than remembered") }
+        let c = PixelRect(x: 9, y: 2, width: 1, height: 1)
+        do { let r = history.repaint(for: a, bufferAge: 0, whole: whole); #expect(r == whole) }
+        do { let r = history.repaint(for: b, bufferAge: 1, whole: whole); #expect(r == b) }
+        do { let r = history.repaint(for: c, bufferAge: 2, whole: whole); #expect(r == PixelRect(x: 5, y: 0, width: 5, height: 3), "this frame's ∪ the one before") }
+        do { let r = history.repaint(for: a, bufferAge: 3, whole: whole); #expect(r == PixelRect(x: 0, y: 0, width: 10, height: 3)) }
+        do { let r = history.repaint(for: a, bufferAge: DamageHistory.depth + 2, whole: whole); #expect(r == whole, "older than remembered") }
+    }
+
+    /// The inputs `forEachInput` hands over, collected.
+    private func touchInputs(_ mapping: InputMapping, _ batch: [TouchEvent], _ contact: Contact?) -> [SliderInput] {
+        var inputs: [SliderInput] = []
+        mapping.forEachInput(forTouch: batch, contactInGesture: contact) { inputs.append($0) }
+        return inputs
+    }
+
+    private func pointerInputs(_ mapping: inout InputMapping, _ batch: [PointerEvent], _ contact: Contact?) -> [SliderInput] {
+        var inputs: [SliderInput] = []
+        mapping.forEachInput(forPointer: batch, contactInGesture: contact) { inputs.append($0) }
+        return inputs
     }
 
     @Test("touch maps to press/move/release by id; a vanished touch device ends the gesture it drove")
     func touchMapping() {
         let mapping = InputMapping()
         let batch: [TouchEvent] = [.down(id: 3, x: 1.5, y: 2, time: 0), .motion(id: 3, x: 4, y: 2, time: 1), .up(id: 3, time: 2)]
-        #expect(mapping.inputs(forTouch: batch, contactInGesture: nil) == [
+        #expect(touchInputs(mapping, batch, nil) == [
             .press(.touch(3), SliderPoint(x: 1.5, y: 2)), .move(.touch(3), SliderPoint(x: 4, y: 2)), .release(.touch(3)),
         ])
-        #expect(mapping.inputs(forTouch: [.cancel(.compositor)], contactInGesture: .touch(3)) == [.cancel])
-        #expect(mapping.inputs(forTouch: [.cancel(.deviceRemoved)], contactInGesture: .touch(3)) == [.release(.touch(3))])
+        #expect(touchInputs(mapping, [.cancel(.compositor)], .touch(3)) == [.cancel])
+        #expect(touchInputs(mapping, [.cancel(.deviceRemoved)], .touch(3)) == [.release(.touch(3))])
     }
 
     @Test("the left button presses where the pointer is; leaving mid-drag releases")
     func pointerMapping() {
         var mapping = InputMapping()
         let left = PointerEvent.leftButton
-        let early = mapping.inputs(forPointer: [.button(button: left, state: .pressed, time: 0)], contactInGesture: nil)
+        let early = pointerInputs(&mapping, [.button(button: left, state: .pressed, time: 0)], nil)
         #expect(early == [], "no position known yet")
-        let inputs = mapping.inputs(forPointer: [.enter(x: 10, y: 20), .button(button: left, state: .pressed, time: 1),
-                                                 .button(button: 0x111, state: .pressed, time: 1)], contactInGesture: nil)
+        let inputs = pointerInputs(&mapping, [.enter(x: 10, y: 20), .button(button: left, state: .pressed, time: 1),
+                                              .button(button: 0x111, state: .pressed, time: 1)], nil)
         #expect(inputs == [.press(.pointer, SliderPoint(x: 10, y: 20))], "other buttons do nothing")
-        let leaving = mapping.inputs(forPointer: [.leave], contactInGesture: .pointer)
+        let leaving = pointerInputs(&mapping, [.leave], .pointer)
         #expect(leaving == [.release(.pointer)])
-        let wheel = mapping.inputs(forPointer: [.wheel(axis: .vertical, value120: -60, source: .wheel, time: 2)],
-                                   contactInGesture: nil)
+        let wheel = pointerInputs(&mapping, [.wheel(axis: .vertical, value120: -60, source: .wheel, time: 2)], nil)
         #expect(wheel == [.wheel(value120: -60, axis: .vertical)])
     }
 

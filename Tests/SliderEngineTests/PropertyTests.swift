@@ -76,7 +76,7 @@ struct PropertyTests {
         await propertyCheck(count: 300, input: configurationGen, stepGen.array(of: 1...40)) { config, steps in
             var s = try! Slider(configuration: config, value: 40)
             var t = 0.0
-            var emitted: [ValueSample] = s.advance(to: 0).samples
+            var emitted = Array(s.advance(to: 0).samples)
             let dt = 1.0 / 48_000
             for step in steps {
                 // Frames and audio-rate checks during the pause.

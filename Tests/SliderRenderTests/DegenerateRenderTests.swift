@@ -23,10 +23,13 @@ final class GuardedBuffer {
     /// Renders into the buffer proper: its first pixel is `guardBand` rows down and columns in.
     func render(_ renderer: SliderRenderer, _ scene: SliderScene, scale: Double, damage: [PixelRect]? = nil) -> [PixelRect] {
         let (offset, stride) = (guardBand * stridePixels + guardBand, stridePixels * 4)
+        let layout = PixelLayout(width: width, height: height, stride: stride)
+        let union = damage.map { $0.dropFirst().reduce($0.first ?? PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) } }
         return storage.withUnsafeMutableBufferPointer { pixels in
-            let ref = PixelBufferRef(base: UnsafeMutableRawPointer(pixels.baseAddress! + offset),
-                                     width: width, height: height, stride: stride)
-            return renderer.render(scene, scale: scale, into: ref, damage: damage)
+            // The buffer proper: from its first pixel to the end of its last row.
+            let bytes = UnsafeMutableRawBufferPointer(start: pixels.baseAddress! + offset, count: layout.byteCount)
+            var span = bytes.mutableBytes
+            return renderer.render(scene, scale: scale, into: &span, layout: layout, damage: union).map { [$0] } ?? []
         }
     }
 

@@ -34,10 +34,10 @@ struct GeometryTests {
         // 10.2 * 1.5 = 15.3 → 15 - 1;  13.2 * 1.5 = 19.8 → 20 + 1;  5.1 * 1.5 = 7.65 → 7 - 1;  8.1 * 1.5 = 12.15 → 13 + 1.
         let rects = renderer.deviceDamage(forLogical: [SliderRect(x: 10.2, y: 5.1, width: 3, height: 3)],
                                           scale: 1.5, bufferWidth: 480, bufferHeight: 72)
-        #expect(rects == [PixelRect(x: 14, y: 6, width: 7, height: 8)])
+        #expect(rects == PixelRect(x: 14, y: 6, width: 7, height: 8))
         // Whole logical pixels at scale 1 still get the margin.
         #expect(renderer.deviceDamage(forLogical: [SliderRect(x: 4, y: 4, width: 2, height: 2)], scale: 1, bufferWidth: 100, bufferHeight: 100)
-            == [PixelRect(x: 3, y: 3, width: 4, height: 4)])
+            == PixelRect(x: 3, y: 3, width: 4, height: 4))
     }
 
     @Test("deviceDamage grows by the shadow's reach when the thumb has a shadow")
@@ -46,12 +46,12 @@ struct GeometryTests {
             forLogical: [SliderRect(x: 100, y: 20, width: 10, height: 10)], scale: 2, bufferWidth: 1000, bufferHeight: 1000)
         let shadowed = SliderRenderer().deviceDamage(
             forLogical: [SliderRect(x: 100, y: 20, width: 10, height: 10)], scale: 2, bufferWidth: 1000, bufferHeight: 1000)
-        #expect(plain == [PixelRect(x: 199, y: 39, width: 22, height: 22)])
+        #expect(plain == PixelRect(x: 199, y: 39, width: 22, height: 22))
         // 7.5 logical px of shadow (offset 1.5 + 3σ of 2) on every side, × 2.
-        #expect(shadowed == [PixelRect(x: 184, y: 24, width: 52, height: 52)])
+        #expect(shadowed == PixelRect(x: 184, y: 24, width: 52, height: 52))
     }
 
-    @Test("deviceDamage clips to the buffer and drops empty, off-buffer and non-finite rectangles")
+    @Test("deviceDamage clips to the buffer and drops empty, off-buffer and non-finite rectangles; the rest is one union")
     func deviceDamageClips() {
         let renderer = SliderRenderer(style: SliderStyle(shadow: false))
         let rects = renderer.deviceDamage(
@@ -63,6 +63,9 @@ struct GeometryTests {
                 SliderRect(x: 0, y: 0, width: .infinity, height: 1),
             ],
             scale: 1, bufferWidth: 320, bufferHeight: 48)
-        #expect(rects == [PixelRect(x: 0, y: 0, width: 6, height: 6)])
+        #expect(rects == PixelRect(x: 0, y: 0, width: 6, height: 6))
+        let two = renderer.deviceDamage(forLogical: [SliderRect(x: 10, y: 10, width: 2, height: 2), SliderRect(x: 30, y: 20, width: 2, height: 2)],
+                                        scale: 1, bufferWidth: 320, bufferHeight: 48)
+        #expect(two == PixelRect(x: 9, y: 9, width: 24, height: 14))
     }
 }

@@ -71,12 +71,15 @@ final class TestBuffer {
 
     subscript(x: Int, y: Int) -> UInt32 { pixels[y * stridePixels + x] }
 
-    /// Renders into this buffer.
+    /// Renders into this buffer, repainting the union of `damage` (all of it when nil); the
+    /// rectangle repainted, as a list of none or one.
     @discardableResult
     func render(_ renderer: SliderRenderer, _ scene: SliderScene, scale: Double, damage: [PixelRect]? = nil) -> [PixelRect] {
-        pixels.withUnsafeMutableBytes { bytes in
-            let ref = PixelBufferRef(base: bytes.baseAddress!, width: width, height: height, stride: stridePixels * 4)
-            return renderer.render(scene, scale: scale, into: ref, damage: damage)
+        let layout = PixelLayout(width: width, height: height, stride: stridePixels * 4)
+        let union = damage.map { $0.dropFirst().reduce($0.first ?? PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) } }
+        return pixels.withUnsafeMutableBytes { bytes in
+            var span = bytes.mutableBytes
+            return renderer.render(scene, scale: scale, into: &span, layout: layout, damage: union).map { [$0] } ?? []
         }
     }
 

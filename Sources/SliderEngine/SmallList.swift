@@ -1,0 +1,85 @@
+/// A short list kept inline: up to four elements without touching the heap, more (rare: a burst of
+/// gesture phases within one frame) in an array. What a frame reports — its samples, its damaged
+/// rectangles — fits inline, so drawing and emitting a frame allocates nothing.
+public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
+    private var inline: (Element?, Element?, Element?, Element?) = (nil, nil, nil, nil)
+    private var overflow: [Element] = []
+    public private(set) var count = 0
+
+    /// How many elements fit without an allocation.
+    public static var inlineCapacity: Int { 4 }
+
+    /// An empty list.
+    public init() {}
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < count, "SmallList index \(position) out of range 0..<\(count)")
+            switch position {
+            case 0: return inline.0!
+            case 1: return inline.1!
+            case 2: return inline.2!
+            case 3: return inline.3!
+            default: return overflow[position - 4]
+            }
+        }
+        set {
+            precondition(position >= 0 && position < count, "SmallList index \(position) out of range 0..<\(count)")
+            switch position {
+            case 0: inline.0 = newValue
+            case 1: inline.1 = newValue
+            case 2: inline.2 = newValue
+            case 3: inline.3 = newValue
+            default: overflow[position - 4] = newValue
+            }
+        }
+    }
+
+    /// Adds `element` at the end.
+    public mutating func append(_ element: Element) {
+        switch count {
+        case 0: inline.0 = element
+        case 1: inline.1 = element
+        case 2: inline.2 = element
+        case 3: inline.3 = element
+        default: overflow.append(element)
+        }
+        count += 1
+    }
+
+    /// Removes every element (keeping the overflow's capacity).
+    public mutating func removeAll() {
+        inline = (nil, nil, nil, nil)
+        overflow.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    /// Keeps the elements for which `keep` holds, in order.
+    public mutating func retain(where keep: (Element) -> Bool) {
+        var kept = SmallList()
+        for element in self where keep(element) { kept.append(element) }
+        self = kept
+    }
+}
+
+extension SmallList: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) {
+        self.init()
+        for element in elements { append(element) }
+    }
+}
+
+extension SmallList: Equatable where Element: Equatable {
+    public static func == (lhs: SmallList, rhs: SmallList) -> Bool {
+        lhs.elementsEqual(rhs)
+    }
+}
+
+extension SmallList: Sendable where Element: Sendable {}
+
+extension SmallList: CustomStringConvertible {
+    public var description: String { "[" + map { "\($0)" }.joined(separator: ", ") + "]" }
+}
