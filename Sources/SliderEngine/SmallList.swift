@@ -1,20 +1,32 @@
 /// A short list kept inline: up to four elements without touching the heap, more (rare: a burst of
 /// gesture phases within one frame) in an array. What a frame reports — its samples, its damaged
 /// rectangles — fits inline, so drawing and emitting a frame allocates nothing.
+///
+/// Every member is inlinable, so that each module using it gets code specialized to its element
+/// (unspecialized generic code would box elements on the heap).
 public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
-    private var inline: (Element?, Element?, Element?, Element?) = (nil, nil, nil, nil)
-    private var overflow: [Element] = []
-    public private(set) var count = 0
+    @usableFromInline var inline: (Element?, Element?, Element?, Element?) = (nil, nil, nil, nil)
+    @usableFromInline var overflow: [Element] = []
+    @usableFromInline var storedCount = 0
+
+    /// How many elements it holds.
+    @inlinable
+    public var count: Int { storedCount }
 
     /// How many elements fit without an allocation.
+    @inlinable
     public static var inlineCapacity: Int { 4 }
 
     /// An empty list.
+    @inlinable
     public init() {}
 
+    @inlinable
     public var startIndex: Int { 0 }
+    @inlinable
     public var endIndex: Int { count }
 
+    @inlinable
     public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "SmallList index \(position) out of range 0..<\(count)")
@@ -39,6 +51,7 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
     }
 
     /// Adds `element` at the end.
+    @inlinable
     public mutating func append(_ element: Element) {
         switch count {
         case 0: inline.0 = element
@@ -47,17 +60,19 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
         case 3: inline.3 = element
         default: overflow.append(element)
         }
-        count += 1
+        storedCount += 1
     }
 
     /// Removes every element (keeping the overflow's capacity).
+    @inlinable
     public mutating func removeAll() {
         inline = (nil, nil, nil, nil)
         overflow.removeAll(keepingCapacity: true)
-        count = 0
+        storedCount = 0
     }
 
     /// Keeps the elements for which `keep` holds, in order.
+    @inlinable
     public mutating func retain(where keep: (Element) -> Bool) {
         var kept = SmallList()
         for element in self where keep(element) { kept.append(element) }
@@ -66,6 +81,7 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
 }
 
 extension SmallList: ExpressibleByArrayLiteral {
+    @inlinable
     public init(arrayLiteral elements: Element...) {
         self.init()
         for element in elements { append(element) }
@@ -73,6 +89,7 @@ extension SmallList: ExpressibleByArrayLiteral {
 }
 
 extension SmallList: Equatable where Element: Equatable {
+    @inlinable
     public static func == (lhs: SmallList, rhs: SmallList) -> Bool {
         lhs.elementsEqual(rhs)
     }

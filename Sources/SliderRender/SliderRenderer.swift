@@ -75,7 +75,7 @@ public final class SliderRenderer {
     /// shadow, antialiasing, and the sub-pixel snapping of track and thumb), is scaled,
     /// rounded outward to whole pixels and clipped to the buffer. The union of one frame's
     /// rectangles costs few extra pixels: the fill's change lies within the thumb's path.
-    public func deviceDamage(forLogical rects: some Sequence<SliderRect>, scale: Double, bufferWidth: Int, bufferHeight: Int) -> PixelRect? {
+    public func deviceDamage(forLogical rects: SmallList<SliderRect>, scale: Double, bufferWidth: Int, bufferHeight: Int) -> PixelRect? {
         let bounds = PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)
         let outset = style.shadow ? ShadowLook.outset : 0
         // One extra buffer pixel covers snapping (≤ ½ px) and quantization (≤ ⅛ px).

@@ -43,13 +43,21 @@ struct BufferSet {
     /// the ids dropped (the caller destroys their `wl_buffer`s).
     mutating func acquire(size: PixelSize) -> (choice: Choice, dropped: [Int]) {
         currentSize = size
-        let stale = slots.filter { !$0.isBusy && $0.size != size }.map(\.id)
-        slots.removeAll { stale.contains($0.id) }
-        let free = slots.filter { !$0.isBusy && $0.size == size }
-        if let best = free.max(by: { ($0.presentedAt ?? 0, -$0.id) < ($1.presentedAt ?? 0, -$1.id) }) {
-            return (.reuse(id: best.id, age: age(of: best)), stale)
+        // Without building arrays on the way: this runs every frame.
+        var dropped: [Int] = []
+        if slots.contains(where: { !$0.isBusy && $0.size != size }) {
+            dropped = slots.filter { !$0.isBusy && $0.size != size }.map(\.id)
+            slots.removeAll { !$0.isBusy && $0.size != size }
         }
-        return (slots.count >= BufferSet.maximumCount ? .exhausted : .allocate, stale)
+        var best: Slot?
+        for slot in slots where !slot.isBusy && slot.size == size {
+            if let current = best, (slot.presentedAt ?? 0, -slot.id) <= (current.presentedAt ?? 0, -current.id) { continue }
+            best = slot
+        }
+        if let best {
+            return (.reuse(id: best.id, age: age(of: best)), dropped)
+        }
+        return (slots.count >= BufferSet.maximumCount ? .exhausted : .allocate, dropped)
     }
 
     /// Records a newly allocated buffer of `size` (free, age 0) and returns its id.

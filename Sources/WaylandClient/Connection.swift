@@ -258,7 +258,7 @@ public final class WaylandConnection {
     }
 
     /// Refresh rates (mHz, 0 unknown) of every output (for a surface that has not entered one yet).
-    var outputRefreshRates: [Int32] { outputs.values.map(\.refreshMillihertz) }
+    var outputRefreshRates: LazyMapSequence<Dictionary<UInt32, Output>.Values, Int32> { outputs.values.lazy.map(\.refreshMillihertz) }
 
     /// Scales of every output (for a surface that has not entered one yet).
     var outputScales: [Int32] { outputs.values.map(\.scale) }

@@ -72,7 +72,7 @@ final class Output {
 /// How long a frame lasts, in milliseconds, from the refresh rates (mHz, 0: unknown) of the outputs
 /// a surface entered, else of all outputs: the fastest one's, kept within 1–1000 Hz (a compositor
 /// may announce any int32); 60 Hz when none is known.
-func frameIntervalMilliseconds(entered: [Int32], allOutputs: [Int32]) -> Double {
+func frameIntervalMilliseconds(entered: some Sequence<Int32>, allOutputs: some Sequence<Int32>) -> Double {
     let fastestEntered = entered.max() ?? 0
     let refresh = fastestEntered > 0 ? fastestEntered : allOutputs.max() ?? 0
     guard refresh > 0 else { return 1000.0 / 60 }

@@ -177,7 +177,8 @@ public final class SliderSurface {
     /// refresh rate among the outputs it entered (before it entered one, among all outputs), kept
     /// within 1–1000 Hz; 60 Hz when no output says.
     public var frameIntervalMilliseconds: Double {
-        WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.map(\.refreshMillihertz),
+        // Lazily: asked every frame, so without building arrays.
+        WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.lazy.map(\.refreshMillihertz),
                                                 allOutputs: connection.outputRefreshRates)
     }
 
