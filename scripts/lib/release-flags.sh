@@ -1,4 +1,5 @@
-# The flags wlslider's release binary is built with (scripts/run, scripts/bench). Source this file.
+# The flags wlslider's release binary is built with (scripts/build-release, scripts/bench). Source
+# this file.
 #
 # --static-swift-stdlib: nothing of Swift to install next to the binary, and a smaller resident
 #   set than the shared runtime libraries.
