@@ -74,9 +74,9 @@ private struct AudioBenchOptions {
     }
 }
 
-/// The engine as the app holds it (a class property read by the writer's fill closure), plus the
-/// CPU time spent inside `fill`, to tell the engine's share from the writer's.
-private final class EngineSource {
+/// The engine as the app holds it (the writer's value source), plus the CPU time spent inside
+/// `fill`, to tell the engine's share from the writer's.
+private final class EngineSource: ValueSource {
     var slider: Slider
     var fillSeconds = 0.0
     private let motion: Motion
@@ -95,9 +95,11 @@ private final class EngineSource {
         try? slider.setTarget(slider.target == 0 ? 100 : 0, at: t)
     }
 
-    func fill(_ samples: UnsafeMutableBufferPointer<Float>, start: Double, rate: Double) {
+    var range: SliderRange { SliderRange(min: slider.configuration.minimum, max: slider.configuration.maximum) }
+
+    func fill(_ samples: inout MutableSpan<Float>, from start: Double, sampleRate rate: Double) {
         let before = processCPUSeconds()
-        slider.fill(samples, from: start, sampleRate: rate)
+        slider.fill(&samples, from: start, sampleRate: rate)
         fillSeconds += processCPUSeconds() - before
     }
 }
@@ -143,9 +145,7 @@ private func produce(_ options: AudioBenchOptions) -> (cpu: Double, fill: Double
     let writer: AudioRateWriter
     do {
         source = try EngineSource(motion: options.motion)
-        writer = try AudioRateWriter(destination: .fileDescriptor(null), sampleRate: options.rate, startTime: 0) { samples, start, rate in
-            source.fill(samples, start: start, rate: rate)
-        }
+        writer = try AudioRateWriter(destination: .fileDescriptor(null), sampleRate: options.rate, startTime: 0, source: source)
     } catch {
         printError("Error: \(error)")
         return nil

@@ -112,29 +112,17 @@ private final class Session {
             report(error.description)
             return .usage
         }
-        // The sinks sample the engine through the controller, which exists only after them.
-        // Audio-rate samples go through --scale-output/--output-curve like every other sink.
-        var sampler: SliderController?
-        let mapping = options.output.format.mapping
+        let model = SliderModel(slider)
         let outputs: ValueOutputs
         do {
-            outputs = try ValueOutputs(options: options.output, loop: loop, clock: clock) { buffer, start, rate in
-                guard let slider = sampler?.slider else { return }
-                slider.fill(buffer, from: start, sampleRate: rate)
-                let c = slider.configuration
-                mapping.apply(to: buffer, range: SliderRange(min: c.minimum, max: c.maximum))
-            }
+            outputs = try ValueOutputs(options: options.output, loop: loop, clock: clock, source: model)
         } catch {
             report(error.description)
             return .failure
         }
         let controller = SliderController(
-            slider: slider, style: options.style, clock: clock, loop: loop, outputs: outputs,
+            model: model, style: options.style, clock: clock, loop: loop, outputs: outputs,
             manageInputRegion: configuration.edge != nil)
-        sampler = controller
-        outputs.range = { [unowned controller] in
-            SliderRange(min: controller.slider.configuration.minimum, max: controller.slider.configuration.maximum)
-        }
         loop.addSignalSource(signals) { [unowned self] _ in self.stop(.success) }
         return run(controller: controller, outputs: outputs)
     }
@@ -162,7 +150,7 @@ private final class Session {
             exitCode = .failure
         }
         let final = controller.settle()
-        outputs.finish(with: final, at: final.time)
+        outputs.finish(with: final, range: controller.model.range, at: final.time)
         connection.flush()
         if outputs.lastSinkFailed { exitCode = .failure }
         return exitCode

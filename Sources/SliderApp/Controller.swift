@@ -15,7 +15,8 @@ import WaylandClient
 /// interval and a half, a timer at the output's refresh rate drives the sinks instead, without
 /// drawing; drawing resumes with the next callback. Nothing runs while nothing moves.
 final class SliderController: SliderSurfaceDelegate {
-    private(set) var slider: Slider
+    /// The engine, shared with the sinks that sample it.
+    let model: SliderModel
     private let renderer: SliderRenderer
     private let clock: AppClock
     private let loop: EventLoop
@@ -40,9 +41,9 @@ final class SliderController: SliderSurfaceDelegate {
     /// The next frame repaints every pixel (first frame, new scale, buffers lost).
     private var repaintAll = true
 
-    init(slider: Slider, style: SliderStyle, clock: AppClock, loop: EventLoop, outputs: ValueOutputs,
+    init(model: SliderModel, style: SliderStyle, clock: AppClock, loop: EventLoop, outputs: ValueOutputs,
          manageInputRegion: Bool) {
-        self.slider = slider
+        self.model = model
         renderer = SliderRenderer(style: style)
         self.clock = clock
         self.loop = loop
@@ -54,7 +55,7 @@ final class SliderController: SliderSurfaceDelegate {
 
     /// Applies a change to the engine (an outside command) and schedules a frame.
     func update(_ change: (inout Slider, Double) throws(SliderError) -> Void) throws(SliderError) {
-        try change(&slider, clock.now())
+        try change(&model.slider, clock.now())
         requestFrame()
     }
 
@@ -64,14 +65,14 @@ final class SliderController: SliderSurfaceDelegate {
     func settle() -> ValueSample {
         let t = clock.now()
         loop.cancelTimer(frameTimer)
-        slider.settle(at: t)
-        return ValueSample(time: t, value: slider.target, phase: .idle)
+        model.slider.settle(at: t)
+        return ValueSample(time: t, value: model.slider.target, phase: .idle)
     }
 
     // MARK: SliderSurfaceDelegate
 
     func surface(_ surface: SliderSurface, configured logicalSize: LogicalSize) {
-        slider.resize(to: SliderSize(width: Double(logicalSize.width), height: Double(logicalSize.height)))
+        model.slider.resize(to: SliderSize(width: Double(logicalSize.width), height: Double(logicalSize.height)))
         repaintAll = true
         requestFrame()
     }
@@ -94,21 +95,21 @@ final class SliderController: SliderSurfaceDelegate {
     func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {
         let t = time(ofLastStamp: batch.last { $0.time != nil }?.time)
         var used = false
-        input.forEachInput(forTouch: batch, contactInGesture: slider.trackingContact) { used = slider.handle($0, at: t) || used }
+        input.forEachInput(forTouch: batch, contactInGesture: model.slider.trackingContact) { used = model.slider.handle($0, at: t) || used }
         if used { requestFrame() }
     }
 
     func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {
         let t = time(ofLastStamp: batch.last { $0.time != nil }?.time)
         var used = false
-        input.forEachInput(forPointer: batch, contactInGesture: slider.trackingContact) { used = slider.handle($0, at: t) || used }
+        input.forEachInput(forPointer: batch, contactInGesture: model.slider.trackingContact) { used = model.slider.handle($0, at: t) || used }
         if used { requestFrame() }
     }
 
     func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {
         guard case let .key(keysym, _, state, _, time) = event, state != .released,
               let key = SliderKey(keysym: keysym) else { return }
-        if slider.handle(.key(key, isRepeat: state == .repeated), at: self.time(ofLastStamp: time)) { requestFrame() }
+        if model.slider.handle(.key(key, isRepeat: state == .repeated), at: self.time(ofLastStamp: time)) { requestFrame() }
     }
 
     // MARK: Frames
@@ -135,8 +136,8 @@ final class SliderController: SliderSurfaceDelegate {
             return
         }
         loop.cancelTimer(frameTimer)
-        let frame = slider.advance(to: t)
-        outputs.emit(frame.samples)
+        let frame = model.slider.advance(to: t)
+        outputs.emit(frame.samples, range: model.range)
         if manageInputRegion && (frame.inputRegionChanged || repaintAll) {
             surface.setInputRegion([Self.logicalRect(enclosing: frame.appearance.visibleBand)])
         }
@@ -193,7 +194,7 @@ final class SliderController: SliderSurfaceDelegate {
     }
 
     private func scene(_ a: SliderAppearance) -> SliderScene {
-        SliderScene(axis: slider.configuration.orientation, track: a.track, fillEnd: a.fillEnd,
+        SliderScene(axis: model.slider.configuration.orientation, track: a.track, fillEnd: a.fillEnd,
                     thumbCenter: a.thumbCenter, thumbRadius: a.thumbRadius)
     }
 
@@ -225,8 +226,8 @@ final class SliderController: SliderSurfaceDelegate {
     private func sampleUnseen() {
         loop.cancelTimer(frameTimer)
         let t = clock.now()
-        outputs.emit(slider.samplesWithoutFrame(at: t))
-        if slider.isAnimating(at: t) { startFrameTimer(drawing: false, afterMilliseconds: frameInterval) }
+        outputs.emit(model.slider.samplesWithoutFrame(at: t), range: model.range)
+        if model.slider.isAnimating(at: t) { startFrameTimer(drawing: false, afterMilliseconds: frameInterval) }
     }
 
     private func startFrameTimer(drawing: Bool, afterMilliseconds delay: Double) {
@@ -253,7 +254,7 @@ extension SliderController {
     /// Emits the value the slider starts with, before the compositor has shown anything: the
     /// stream begins at once.
     func emitInitialValue() {
-        outputs.emit(slider.advance(to: clock.now()).samples)
+        outputs.emit(model.slider.advance(to: clock.now()).samples, range: model.range)
         repaintAll = true
     }
 }

@@ -25,8 +25,6 @@ final class ValueOutputs {
     private lazy var audioTimer: EventLoop.Timer = loop.makeTimer { [unowned self] in self.topUpAudio() }
     /// `--audio-out -`: the samples are stdout's only content.
     private let audioOnStdout: Bool
-    /// The current range, for percentages and output scaling (stdin may change it live).
-    var range: () -> SliderRange = { SliderRange(min: 0, max: 100) }
     /// Called once when no sink is left: `.success` when the last reader left, `.failure` when the
     /// last sink failed (its line is printed already).
     var onNoSinkLeft: (ExitStatus) -> Void = { _ in }
@@ -37,8 +35,8 @@ final class ValueOutputs {
     /// late, at the cost of this many wake-ups a second while `--audio-out` is on.
     static let audioPeriodMilliseconds = 5.0
 
-    init(options: OutputOptions, loop: EventLoop, clock: AppClock,
-         fill: @escaping AudioRateWriter.Fill) throws(SinkSetupError) {
+    /// The sinks `options` ask for; the audio-rate one samples `source`.
+    init(options: OutputOptions, loop: EventLoop, clock: AppClock, source: any ValueSource) throws(SinkSetupError) {
         self.loop = loop
         self.clock = clock
         audioOnStdout = options.audioOut == .standardOutput
@@ -52,8 +50,8 @@ final class ValueOutputs {
         }
         exec = options.exec.map { ExecHook(template: $0, format: options.format) }
         if let destination = options.audioOut {
-            audio = try AudioRateWriter(destination: destination, sampleRate: options.rate,
-                                        startTime: clock.now(), fill: fill)
+            audio = try AudioRateWriter(destination: destination, sampleRate: options.rate, startTime: clock.now(),
+                                        mapping: options.format.mapping, source: source)
         }
         register()
     }
@@ -65,10 +63,9 @@ final class ValueOutputs {
 
     // MARK: Emitting
 
-    /// Hands the samples of one frame to every sink.
-    func emit(_ samples: SmallList<ValueSample>) {
+    /// Hands the samples of one frame to every sink; each maps them from `range` its own way.
+    func emit(_ samples: SmallList<ValueSample>, range: SliderRange) {
         guard !samples.isEmpty else { return }
-        let range = range()
         for sample in samples {
             if formatter?.prepareLine(for: sample, range: range) == true, let line = formatter?.line,
                let status = stdout?.write(line) {
@@ -82,8 +79,8 @@ final class ValueOutputs {
 
     /// The way out: the final sample to every sink, then every sink drained within bounded waits.
     /// `now` is when the engine settled on the final value (the audio stream ends there).
-    func finish(with final: ValueSample, at now: Double) {
-        emit([final])
+    func finish(with final: ValueSample, range: SliderRange, at now: Double) {
+        emit([final], range: range)
         if let status = stdout?.finish(timeoutMilliseconds: 500) { resolveStdout(status, exiting: true) }
         osc?.flush()
         exec?.finish()

@@ -152,7 +152,11 @@ struct Glide: Sendable, Equatable {
 
     /// Samples the value at `startTime + i / sampleRate` into each slot of `buffer`: the audio-rate
     /// view of the same glide. Allocates nothing.
-    func fill(_ buffer: UnsafeMutableBufferPointer<Float>, from startTime: Double, sampleRate: Double) {
+    func fill(_ samples: inout MutableSpan<Float>, from startTime: Double, sampleRate: Double) {
+        samples.withUnsafeMutableBufferPointer { buffer in fill(buffer, from: startTime, sampleRate: sampleRate) }
+    }
+
+    private func fill(_ buffer: UnsafeMutableBufferPointer<Float>, from startTime: Double, sampleRate: Double) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         let end = endTime
         var i = 0

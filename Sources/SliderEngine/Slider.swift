@@ -110,11 +110,14 @@ public struct Slider: Sendable {
     /// the last bit of rounding (target + (from − target) need not be exactly `from`).
     public func value(at t: Double) -> Double { glide.value(at: t).clamped(to: range) }
 
-    /// Fills `buffer` with the presented value at `startTime + i / sampleRate` for each sample i:
+    /// Fills `samples` with the presented value at `startTime + i / sampleRate` for each sample i:
     /// the audio-rate view of the value stream. Allocates nothing.
-    public func fill(_ buffer: UnsafeMutableBufferPointer<Float>, from startTime: Double, sampleRate: Double) {
-        glide.fill(buffer, from: startTime, sampleRate: sampleRate)
+    public func fill(_ samples: inout MutableSpan<Float>, from startTime: Double, sampleRate: Double) {
+        glide.fill(&samples, from: startTime, sampleRate: sampleRate)
     }
+
+    /// The slider's range, as every sink maps its values from it.
+    public var range: ClosedRange<Double> { configuration.minimum...configuration.maximum }
 
     /// True while the value, the thumb or the edge slide still moves at `t`.
     public func isAnimating(at t: Double) -> Bool {
@@ -386,7 +389,6 @@ public struct Slider: Sendable {
 
     // MARK: Helpers
 
-    private var range: ClosedRange<Double> { configuration.minimum...configuration.maximum }
 
     /// The most steps from the minimum a grid may count and still be snapped to: beyond 2^53,
     /// whole numbers of steps are no longer exact Doubles.

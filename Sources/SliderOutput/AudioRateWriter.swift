@@ -4,8 +4,8 @@ import Posix
 /// raw f32le mono (`sox -t f32 -r 48000 -c 1 FILE …`, `pw-cat --playback --format f32 --rate 48000 --channels 1 -`).
 ///
 /// Real time, not ahead: the app calls `write(upTo: now)` from a periodic timer and the writer emits
-/// exactly the samples whose times lie in [last written, now), each computed by the app's `fill`
-/// function for its own time (`startTime + index / rate`, from an integer sample index, so nothing
+/// exactly the samples whose times lie in [last written, now), each sampled from the
+/// value source for its own time (`startTime + index / rate`, from an integer sample index, so nothing
 /// drifts however irregular the timer is). The content is therefore exact to the sample; what the
 /// timer period P changes is only delivery: a value change reaches the reader at most P later,
 /// at the cost of 1/P wake-ups per second. P = 5–10 ms is the sensible range (10 ms → 100 wake-ups/s,
@@ -25,8 +25,6 @@ import Posix
 /// The end: a reader that leaves (EPIPE, POLLERR/POLLHUP) ends the stream with `.readerClosed`;
 /// another write error (ENOSPC on a full disk, EIO) with `.failed` once, then `.readerClosed`.
 public final class AudioRateWriter {
-    /// Fills `samples` with the value at times `startTime + i / sampleRate` for i in 0..<count.
-    public typealias Fill = (_ samples: UnsafeMutableBufferPointer<Float>, _ startTime: Double, _ sampleRate: Double) -> Void
 
     /// Where the samples go.
     public enum Destination: Equatable, Sendable {
@@ -69,7 +67,8 @@ public final class AudioRateWriter {
     /// Frames dropped because the reader fell more than `maxLag` behind.
     public private(set) var framesSkipped: Int64 = 0
 
-    private let fill: Fill
+    private let source: any ValueSource
+    private let mapping: OutputMapping
     private let block: UnsafeMutableBufferPointer<Float>
     private var framesProduced: Int64 = 0
     private var bytesWritten: Int64 = 0
@@ -79,14 +78,16 @@ public final class AudioRateWriter {
 
     /// Opens the destination and prepares the one block buffer. `startTime` is the app's monotonic
     /// time for sample 0 (normally "now" when the option is applied).
-    public init(destination: Destination, sampleRate: Int = 48_000, startTime: Double,
-                blockFrames: Int = 1024, maxLag: Double = 0.2, fill: @escaping Fill) throws(SinkSetupError) {
+    /// Samples come from `source` and go through `mapping` (`--scale-output`, `--output-curve`).
+    public init(destination: Destination, sampleRate: Int = 48_000, startTime: Double, blockFrames: Int = 1024,
+                maxLag: Double = 0.2, mapping: OutputMapping = .identity, source: any ValueSource) throws(SinkSetupError) {
         output = try Self.open(destination)
         self.sampleRate = sampleRate
         self.startTime = startTime
         self.blockFrames = Swift.max(blockFrames, 1)
         self.maxLag = maxLag
-        self.fill = fill
+        self.source = source
+        self.mapping = mapping
         block = .allocate(capacity: self.blockFrames)
         block.initialize(repeating: 0)
     }
@@ -159,7 +160,9 @@ public final class AudioRateWriter {
 
     private func produceBlock(frames: Int) {
         let samples = UnsafeMutableBufferPointer(rebasing: block[0..<frames])
-        fill(samples, startTime + Double(framesProduced) / Double(sampleRate), Double(sampleRate))
+        var span = samples.mutableSpan
+        source.fill(&span, from: startTime + Double(framesProduced) / Double(sampleRate), sampleRate: Double(sampleRate))
+        mapping.apply(to: &span, range: source.range)
         #if _endian(big)
         for index in samples.indices { samples[index] = Float(bitPattern: samples[index].bitPattern.littleEndian) }
         #endif

@@ -104,7 +104,7 @@ public struct OutputMapping: Equatable, Sendable {
     /// Maps a block of audio-rate samples in place (for the app's `AudioRateWriter` fill function).
     /// The db curve's silence is written as −infinity, like every other sink; an audio tool that
     /// cannot take that should read the linear stream.
-    public func apply(to samples: UnsafeMutableBufferPointer<Float>, range: SliderRange) {
+    public func apply(to samples: inout MutableSpan<Float>, range: SliderRange) {
         if scale == nil && curve == .linear { return }
         for index in samples.indices {
             samples[index] = mapToFloat(Double(samples[index]), range: range)

@@ -26,3 +26,12 @@ public struct SliderRange: Equatable, Sendable {
         return (value / 2 - min / 2) / (max / 2 - min / 2)
     }
 }
+
+/// What the audio-rate sink samples between emits: the value at any moment, and the range it lies
+/// in. The app's engine is one; a test's glide is another.
+public protocol ValueSource: AnyObject {
+    /// The range the values lie in now (stdin's `min`/`max` may change it).
+    var range: SliderRange { get }
+    /// The value at `startTime + i / sampleRate` into each sample i. Allocates nothing.
+    func fill(_ samples: inout MutableSpan<Float>, from startTime: Double, sampleRate: Double)
+}

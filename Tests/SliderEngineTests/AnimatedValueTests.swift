@@ -105,7 +105,8 @@ struct AnimatedValueTests {
         let count = 48_000 / 2
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
         defer { buffer.deallocate() }
-        s.fill(buffer, from: 0.9, sampleRate: 48_000)
+        var span = buffer.mutableSpan
+        s.fill(&span, from: 0.9, sampleRate: 48_000)
         for i in stride(from: 0, to: count, by: 7) {
             let t = 0.9 + Double(i) / 48_000
             #expect(buffer[i] == Float(s.value(at: t)), "sample \(i)")

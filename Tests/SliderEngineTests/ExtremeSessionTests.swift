@@ -106,7 +106,10 @@ struct ExtremeSessionTests {
             }
             // The audio-rate view too: every sample finite (Float saturates beyond 3.4e38).
             var block = [Float](repeating: .nan, count: 64)
-            block.withUnsafeMutableBufferPointer { s.fill($0, from: t - 0.01, sampleRate: 48_000) }
+            do {
+                var span = block.mutableSpan
+                s.fill(&span, from: t - 0.01, sampleRate: 48_000)
+            }
             #expect(block.allSatisfy { $0.isFinite }, "audio block \(block.prefix(4)) for \(c)")
         }
     }

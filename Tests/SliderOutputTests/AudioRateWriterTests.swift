@@ -41,21 +41,35 @@ struct Glide {
         return steepest
     }
 
-    /// A fill function sampling the glide at each sample's own time.
-    var fill: AudioRateWriter.Fill {
-        { samples, startTime, rate in
+    /// A source sampling the glide at each sample's own time.
+    var fill: FillSource {
+        FillSource { samples, startTime, rate in
             for index in samples.indices { samples[index] = Float(value(at: startTime + Double(index) / rate)) }
         }
     }
 
     /// What a per-frame output holds: the value at the last 60 Hz frame before each sample.
-    var steppedFill: AudioRateWriter.Fill {
-        { samples, startTime, rate in
+    var steppedFill: FillSource {
+        FillSource { samples, startTime, rate in
             for index in samples.indices {
                 let time = startTime + Double(index) / rate
                 samples[index] = Float(value(at: (time * 60).rounded(.down) / 60))
             }
         }
+    }
+}
+
+/// A value source made of a fill function (the range is 0…1; the writers here map nothing).
+final class FillSource: ValueSource {
+    let body: (UnsafeMutableBufferPointer<Float>, Double, Double) -> Void
+    let range = SliderRange(min: 0, max: 1)
+
+    init(_ body: @escaping (UnsafeMutableBufferPointer<Float>, Double, Double) -> Void) {
+        self.body = body
+    }
+
+    func fill(_ samples: inout MutableSpan<Float>, from startTime: Double, sampleRate: Double) {
+        samples.withUnsafeMutableBufferPointer { body($0, startTime, sampleRate) }
     }
 }
 
@@ -101,8 +115,8 @@ private func largestStep(_ samples: [Float]) -> Double {
         defer { removeTree(directory) }
         let glide = Glide(easeIn: easeIn)
         for (name, fill) in [("smooth", glide.fill), ("stepped", glide.steppedFill)] {
-            let writer = try AudioRateWriter(destination: .path("\(directory)/\(name).f32"), sampleRate: 48_000, startTime: 5, fill: { samples, start, rate in
-                fill(samples, start - 5, rate)
+            let writer = try AudioRateWriter(destination: .path("\(directory)/\(name).f32"), sampleRate: 48_000, startTime: 5, source: FillSource { samples, start, rate in
+                fill.body(samples, start - 5, rate)
             })
             drive(writer, until: 5.5)
             #expect(writer.finish(at: 5.5) == .delivered)
@@ -123,7 +137,7 @@ private func largestStep(_ samples: [Float]) -> Double {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let glide = Glide(from: -0.5, to: 0.75)
-        let writer = try AudioRateWriter(destination: .path("\(directory)/out.f32"), sampleRate: 48_000, startTime: 0, fill: glide.fill)
+        let writer = try AudioRateWriter(destination: .path("\(directory)/out.f32"), sampleRate: 48_000, startTime: 0, source: glide.fill)
         drive(writer, until: 1)
         #expect(writer.finish(at: 1) == .delivered)
         let sox = TestProcess(["sox", "-t", "f32", "-r", "48000", "-c", "1", "\(directory)/out.f32", "-n", "stat"], outputPath: "\(directory)/stat.txt")
@@ -148,7 +162,7 @@ private func largestStep(_ samples: [Float]) -> Double {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let start = 1234.567
-        let writer = try AudioRateWriter(destination: .path("\(directory)/t.f32"), sampleRate: rate, startTime: start, fill: { samples, time, rate in
+        let writer = try AudioRateWriter(destination: .path("\(directory)/t.f32"), sampleRate: rate, startTime: start, source: FillSource { samples, time, rate in
             // Each sample holds its own time offset (in ms, so a Float has room for the digits).
             for index in samples.indices { samples[index] = Float((time - 1234.567 + Double(index) / rate) * 1000) }
         })
@@ -167,7 +181,7 @@ private func largestStep(_ samples: [Float]) -> Double {
         defer { close(null) }
         final class Seen { var addresses: Set<UnsafeMutableRawPointer?> = []; var blocks = 0 }
         let seen = Seen()
-        let writer = try AudioRateWriter(destination: .fileDescriptor(null), sampleRate: 48_000, startTime: 0, blockFrames: 256, fill: { samples, _, _ in
+        let writer = try AudioRateWriter(destination: .fileDescriptor(null), sampleRate: 48_000, startTime: 0, blockFrames: 256, source: FillSource { samples, _, _ in
             seen.addresses.insert(UnsafeMutableRawPointer(samples.baseAddress))
             seen.blocks += 1
         })
@@ -206,7 +220,7 @@ private func largestStep(_ samples: [Float]) -> Double {
         let pipe = Pipe()
         defer { close(pipe.readEnd) }
         _ = fcntl(pipe.writeEnd, 1031 /* F_SETPIPE_SZ */, 4096)
-        let writer = try AudioRateWriter(destination: .fileDescriptor(pipe.writeEnd), sampleRate: 48_000, startTime: 0, maxLag: 0.1, fill: { samples, time, rate in
+        let writer = try AudioRateWriter(destination: .fileDescriptor(pipe.writeEnd), sampleRate: 48_000, startTime: 0, maxLag: 0.1, source: FillSource { samples, time, rate in
             for index in samples.indices { samples[index] = Float(time + Double(index) / rate) }
         })
         var now = 0.0
@@ -243,7 +257,7 @@ private func largestStep(_ samples: [Float]) -> Double {
         signal(SIGPIPE, SIG_IGN)
         let pipe = Pipe()
         close(pipe.readEnd)
-        let writer = try AudioRateWriter(destination: .fileDescriptor(pipe.writeEnd), startTime: 0, fill: Glide().fill)
+        let writer = try AudioRateWriter(destination: .fileDescriptor(pipe.writeEnd), startTime: 0, source: Glide().fill)
         #expect(writer.write(upTo: 0.01) == .readerClosed)
         #expect(writer.write(upTo: 0.02) == .readerClosed)
         close(pipe.writeEnd)
@@ -256,13 +270,13 @@ private func largestStep(_ samples: [Float]) -> Double {
         #expect(try AudioRateWriter.parseRate("48000") == 48_000)
         #expect(throws: OutputOptionError("--rate: \"48k\" is not a sample rate from 1000 to 384000 Hz, e.g. 48000")) { try AudioRateWriter.parseRate("48k") }
         #expect(throws: SinkSetupError("--audio-out: open \"/nonexistent/dir/x.f32\" for writing: No such file or directory (errno 2)")) {
-            try AudioRateWriter(destination: .path("/nonexistent/dir/x.f32"), startTime: 0, fill: Glide().fill)
+            try AudioRateWriter(destination: .path("/nonexistent/dir/x.f32"), startTime: 0, source: Glide().fill)
         }
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         mkfifo(directory + "/fifo", 0o600)
         #expect(throws: SinkSetupError("--audio-out: open \"\(directory)/fifo\" for writing: No such device or address (errno 6); start the reader of the FIFO first")) {
-            try AudioRateWriter(destination: .path(directory + "/fifo"), startTime: 0, fill: Glide().fill)
+            try AudioRateWriter(destination: .path(directory + "/fifo"), startTime: 0, source: Glide().fill)
         }
     }
 }

@@ -107,12 +107,13 @@ import Testing
 
     @Test func mappingAppliesToAudioBlocksInPlace() {
         var samples: [Float] = [0, 25, 50, 100]
-        samples.withUnsafeMutableBufferPointer {
-            OutputMapping(scale: OutputScale(lower: 0, upper: 1), curve: .linear).apply(to: $0, range: range)
+        do {
+            var span = samples.mutableSpan
+            OutputMapping(scale: OutputScale(lower: 0, upper: 1), curve: .linear).apply(to: &span, range: range)
         }
         #expect(samples == [0, 0.25, 0.5, 1])
         var unchanged: [Float] = [3, 4]
-        unchanged.withUnsafeMutableBufferPointer { OutputMapping.identity.apply(to: $0, range: range) }
+        do { var span = unchanged.mutableSpan; OutputMapping.identity.apply(to: &span, range: range) }
         #expect(unchanged == [3, 4])
     }
 

@@ -62,12 +62,12 @@ import Testing
     @Test func audioSamplesSaturateInsteadOfBecomingInfinite() {
         let mapping = OutputMapping(scale: OutputScale(lower: 0, upper: 1e300), curve: .linear)
         var samples: [Float] = [0, 25, 50, 100]
-        samples.withUnsafeMutableBufferPointer { mapping.apply(to: $0, range: SliderRange(min: 0, max: 100)) }
+        do { var span = samples.mutableSpan; mapping.apply(to: &span, range: SliderRange(min: 0, max: 100)) }
         #expect(samples.allSatisfy { $0.isFinite }, "\(samples)")
         #expect(samples[0] == 0 && samples[3] == .greatestFiniteMagnitude)
         // The db curve's silence is still −infinity.
         var decibels: [Float] = [0, 100]
-        decibels.withUnsafeMutableBufferPointer { OutputMapping(scale: nil, curve: .db).apply(to: $0, range: SliderRange(min: 0, max: 100)) }
+        do { var span = decibels.mutableSpan; OutputMapping(scale: nil, curve: .db).apply(to: &span, range: SliderRange(min: 0, max: 100)) }
         #expect(decibels == [-.infinity, 0])
         // The same for one value (OSC's float argument): the identity mapping too.
         let wide = SliderRange(min: -1e308, max: 7e307)
