@@ -37,10 +37,6 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let connectionRefused = Errno(ECONNREFUSED)
     /// ENOSPC: the file system is full (or `/dev/full`).
     public static let noSpace = Errno(ENOSPC)
-    /// EIO: an I/O error (a failing disk; a terminal that went away).
-    public static let ioError = Errno(EIO)
-    /// EBADF: not an open descriptor.
-    public static let badDescriptor = Errno(EBADF)
     /// ENXIO: open(O_WRONLY | O_NONBLOCK) of a FIFO or pipe that nobody reads.
     public static let noReader = Errno(ENXIO)
     /// ETIMEDOUT.

@@ -31,7 +31,6 @@ public struct SliderRect: Sendable, Equatable, Hashable, CustomStringConvertible
     public var minY: Double { y }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
-    public var midX: Double { x + width / 2 }
     public var midY: Double { y + height / 2 }
     public var isEmpty: Bool { !(width > 0 && height > 0) }
 

@@ -13,10 +13,6 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
     @inlinable
     public var count: Int { storedCount }
 
-    /// How many elements fit without an allocation.
-    @inlinable
-    public static var inlineCapacity: Int { 4 }
-
     /// An empty list.
     @inlinable
     public init() {}

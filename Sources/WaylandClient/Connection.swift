@@ -114,20 +114,26 @@ public final class WaylandConnection {
                                  name: WaylandConnection.displayDescription(displayName))
         try wait.roundtrip(while: "waiting for its globals")
         let plan = try planBindings(registry.advertised)
-        func bind(_ spec: GlobalSpec, _ interface: UnsafePointer<wl_interface>) -> BoundGlobal? {
+        func bind(_ binding: GlobalBinding, _ interface: UnsafePointer<wl_interface>) throws(WaylandError) -> BoundGlobal {
+            // wl_registry_bind fails only when libwayland cannot allocate the proxy.
+            guard let raw = wl_registry_bind(registry.proxy, binding.name, interface, binding.version) else {
+                throw .systemCall("wl_registry_bind", errno: .current, while: "binding \(String(cString: interface.pointee.name))")
+            }
+            return BoundGlobal(proxy: OpaquePointer(raw), version: binding.version)
+        }
+        func bind(_ spec: GlobalSpec, _ interface: UnsafePointer<wl_interface>) throws(WaylandError) -> BoundGlobal? {
             guard let binding = plan.singletons[spec.interface] else { return nil }
-            let raw = wl_registry_bind(registry.proxy, binding.name, interface, binding.version)
-            return BoundGlobal(proxy: OpaquePointer(raw!), version: binding.version)
+            return try bind(binding, interface)
         }
         self.display = display
         self.registry = registry
-        compositor = bind(.compositor, wlslider_wl_compositor_interface())!
-        shm = bind(.shm, wlslider_wl_shm_interface())!
-        wmBase = bind(.wmBase, wlslider_xdg_wm_base_interface())!
-        layerShell = bind(.layerShell, wlslider_zwlr_layer_shell_v1_interface())
-        viewporter = bind(.viewporter, wlslider_wp_viewporter_interface())
-        fractionalScaleManager = bind(.fractionalScale, wlslider_wp_fractional_scale_manager_v1_interface())
-        cursorShapeManager = bind(.cursorShape, wlslider_wp_cursor_shape_manager_v1_interface())
+        compositor = try bind(plan.compositor, wlslider_wl_compositor_interface())
+        shm = try bind(plan.shm, wlslider_wl_shm_interface())
+        wmBase = try bind(plan.wmBase, wlslider_xdg_wm_base_interface())
+        layerShell = try bind(.layerShell, wlslider_zwlr_layer_shell_v1_interface())
+        viewporter = try bind(.viewporter, wlslider_wp_viewporter_interface())
+        fractionalScaleManager = try bind(.fractionalScale, wlslider_wp_fractional_scale_manager_v1_interface())
+        cursorShapeManager = try bind(.cursorShape, wlslider_wp_cursor_shape_manager_v1_interface())
         xdg_wm_base_add_listener(wmBase.proxy, Listeners.wmBase, Unmanaged.passUnretained(self).toOpaque())
         registry.connection = self
         for binding in plan.seats { addSeat(binding) }

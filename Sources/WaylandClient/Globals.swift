@@ -44,9 +44,12 @@ struct GlobalBinding: Equatable, Sendable {
     let version: UInt32
 }
 
-/// What to bind after the initial roundtrip.
+/// What to bind after the initial roundtrip. The required globals are there by construction.
 struct BindPlan: Equatable, Sendable {
-    /// Interface name → binding, for the singletons that are offered at a usable version.
+    let compositor: GlobalBinding
+    let shm: GlobalBinding
+    let wmBase: GlobalBinding
+    /// Interface name → binding, for every singleton offered at a usable version (required ones too).
     var singletons: [String: GlobalBinding] = [:]
     var seats: [GlobalBinding] = []
     var outputs: [GlobalBinding] = []
@@ -71,13 +74,20 @@ extension GlobalSpec {
 /// Plans the bindings for everything advertised. For a singleton advertised twice the first wins.
 /// Throws the first missing or too old required global, in the order of `GlobalSpec.singletons`.
 func planBindings(_ advertised: [AdvertisedGlobal]) throws(WaylandError) -> BindPlan {
-    var plan = BindPlan()
+    var singletons: [String: GlobalBinding] = [:]
     for spec in GlobalSpec.singletons {
         let offer = advertised.first { $0.interface == spec.interface }
         if let version = try spec.negotiate(offered: offer?.version), let offer {
-            plan.singletons[spec.interface] = GlobalBinding(name: offer.name, version: version)
+            singletons[spec.interface] = GlobalBinding(name: offer.name, version: version)
         }
     }
+    // negotiate threw for a required global that is missing or too old: these are all there.
+    func required(_ spec: GlobalSpec) throws(WaylandError) -> GlobalBinding {
+        guard let binding = singletons[spec.interface] else { throw .missingGlobal(spec.interface, needed: spec.minimum) }
+        return binding
+    }
+    var plan = BindPlan(compositor: try required(.compositor), shm: try required(.shm), wmBase: try required(.wmBase))
+    plan.singletons = singletons
     plan.seats = bindingsForEach(advertised, of: .seat)
     plan.outputs = bindingsForEach(advertised, of: .output)
     return plan

@@ -66,7 +66,7 @@ public enum PointerEvent: Equatable, Sendable {
     /// A button (Linux input code, e.g. `PointerEvent.leftButton` = BTN_LEFT 0x110) changed state.
     case button(button: UInt32, state: ButtonState, time: UInt32)
     /// Wheel movement in 120ths of a detent (120 = one click; high-resolution wheels send parts).
-    /// From `axis_value120`, else `axis_discrete` × 120. Accumulate with `WheelAccumulator`.
+    /// From `axis_value120`, else `axis_discrete` × 120; the engine turns them into detents.
     case wheel(axis: PointerAxis, value120: Int32, source: AxisSource, time: UInt32)
     /// Continuous scroll distance in logical pixels (touchpad, or a wheel on a seat older than 5).
     case scroll(axis: PointerAxis, pixels: Double, source: AxisSource, time: UInt32)
@@ -77,10 +77,6 @@ public enum PointerEvent: Equatable, Sendable {
 
     /// BTN_LEFT from linux/input-event-codes.h.
     public static let leftButton: UInt32 = 0x110
-    /// BTN_RIGHT.
-    public static let rightButton: UInt32 = 0x111
-    /// BTN_MIDDLE.
-    public static let middleButton: UInt32 = 0x112
 }
 
 /// What happened to a key.

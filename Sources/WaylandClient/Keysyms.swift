@@ -28,8 +28,6 @@ public enum Keysym {
     public static let keypadPageDown = UInt32(XKB_KEY_KP_Page_Down)
     public static let keypadHome = UInt32(XKB_KEY_KP_Home)
     public static let keypadEnd = UInt32(XKB_KEY_KP_End)
-    /// Escape.
-    public static let escape = UInt32(XKB_KEY_Escape)
     /// Return.
     public static let `return` = UInt32(XKB_KEY_Return)
     /// Space.
@@ -38,10 +36,6 @@ public enum Keysym {
     public static let plus = UInt32(XKB_KEY_plus)
     /// -.
     public static let minus = UInt32(XKB_KEY_minus)
-    /// Keypad +.
-    public static let keypadAdd = UInt32(XKB_KEY_KP_Add)
-    /// Keypad -.
-    public static let keypadSubtract = UInt32(XKB_KEY_KP_Subtract)
     /// q.
     public static let q = UInt32(XKB_KEY_q)
 

@@ -2,7 +2,7 @@
 // closure that turns the `data` pointer back into the Swift object that registered it and calls a
 // plain Swift method there; no decision is made here.
 //
-// Rules (see TOOLCHAIN.md): every member of a listener is filled, because libwayland aborts on an
+// Rules (docs/swift-and-libwayland.md): every member of a listener is filled, because libwayland aborts on an
 // event whose slot is NULL; the tables live on the heap for the whole process (libwayland keeps the
 // pointer inside each proxy), allocated once and never written again, hence `nonisolated(unsafe)`;
 // objects are passed unretained: each owner destroys its proxy before it goes away.

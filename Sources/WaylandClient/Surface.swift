@@ -123,9 +123,6 @@ public final class SliderSurface {
     public let role: SurfaceRole
 
     init(connection: WaylandConnection, role: SurfaceRole, delegate: (any SliderSurfaceDelegate)?) throws(WaylandError) {
-        if case .layer = role, connection.layerShell == nil {
-            throw .missingGlobal("zwlr_layer_shell_v1", needed: 1)
-        }
         self.connection = connection
         self.role = role
         self.delegate = delegate
@@ -141,7 +138,7 @@ public final class SliderSurface {
             wp_fractional_scale_v1_add_listener(fractionalScale, Listeners.fractionalScale, me)
         }
         connection.register(self)
-        roleObject = makeRoleObject(role)
+        roleObject = try makeRoleObject(role)
         // The initial commit without a buffer asks for the first configure.
         wl_surface_commit(proxy)
     }
@@ -157,14 +154,14 @@ public final class SliderSurface {
         wl_surface_destroy(proxy)
     }
 
-    private func makeRoleObject(_ role: SurfaceRole) -> AnyObject {
+    private func makeRoleObject(_ role: SurfaceRole) throws(WaylandError) -> AnyObject {
         switch role {
         case let .toplevel(title, appID, preferredSize):
             return Toplevel(wmBase: connection.wmBase.proxy, surface: self, title: title, appID: appID,
                             preferredSize: preferredSize)
         case let .layer(edge, size, keyboardOnDemand):
-            return LayerSurface(shell: connection.layerShell!, surface: self, edge: edge, size: size,
-                                keyboardOnDemand: keyboardOnDemand)
+            guard let shell = connection.layerShell else { throw .missingGlobal("zwlr_layer_shell_v1", needed: 1) }
+            return LayerSurface(shell: shell, surface: self, edge: edge, size: size, keyboardOnDemand: keyboardOnDemand)
         }
     }
 
@@ -181,9 +178,6 @@ public final class SliderSurface {
         WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.lazy.map(\.refreshMillihertz),
                                                 allOutputs: connection.outputRefreshRates)
     }
-
-    /// Whether a frame callback is pending (at most one is).
-    public var hasPendingFrame: Bool { frameCallback != nil }
 
     /// Asks for a frame callback without new content (frame + commit); no effect if one is pending.
     public func requestFrame() {
@@ -241,11 +235,6 @@ public final class SliderSurface {
     /// Commits pending state (e.g. an input region) without a new buffer.
     public func commit() {
         wl_surface_commit(proxy)
-    }
-
-    /// Marks every buffer's content unknown (age 0), e.g. after the app changed its colours.
-    public func invalidateBuffers() {
-        bufferSet.invalidateContents()
     }
 
     // MARK: Buffers

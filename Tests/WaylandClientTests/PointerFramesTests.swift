@@ -64,40 +64,4 @@ import Testing
         _ = pointer.axis(.vertical, pixels: 1, time: 2)
         #expect(pointer.frame() == [.scroll(axis: .vertical, pixels: 1, source: .unknown, time: 2)])
     }
-
-    @Test func wheelAccumulatorKeepsTheRemainder() {
-        var wheel = WheelAccumulator()
-        #expect(wheel.add(value120: 30) == 0)
-        #expect(wheel.add(value120: 30) == 0)
-        #expect(wheel.add(value120: 30) == 0)
-        #expect(wheel.add(value120: 45) == 1)
-        #expect(wheel.remainder120 == 15)
-        #expect(wheel.add(value120: 360) == 3)
-        #expect(wheel.remainder120 == 15)
-    }
-
-    @Test func wheelAccumulatorDropsTheRemainderOnReversal() {
-        var wheel = WheelAccumulator()
-        #expect(wheel.add(value120: 90) == 0)
-        #expect(wheel.add(value120: -60) == 0)
-        #expect(wheel.remainder120 == -60)
-        #expect(wheel.add(value120: -60) == -1)
-        #expect(wheel.remainder120 == 0)
-        #expect(wheel.add(value120: -240) == -2)
-        wheel.reset()
-        #expect(wheel.remainder120 == 0)
-    }
-
-    @Test func scrollAccumulatorCountsWholeSteps() {
-        var scroll = ScrollAccumulator(pixelsPerStep: 10)
-        #expect(scroll.add(pixels: 4.5) == 0)
-        #expect(scroll.add(pixels: 4.5) == 0)
-        #expect(scroll.add(pixels: 22) == 3)
-        #expect(scroll.remainder == 1)
-        #expect(scroll.add(pixels: -3) == 0)
-        #expect(scroll.remainder == -3)
-        scroll.reset()
-        #expect(scroll.remainder == 0)
-        #expect(ScrollAccumulator(pixelsPerStep: 0).pixelsPerStep == 1)
-    }
 }
