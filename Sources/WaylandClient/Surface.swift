@@ -141,9 +141,11 @@ public final class SliderSurface {
             wp_fractional_scale_v1_add_listener(fractionalScale, Listeners.fractionalScale, me)
         }
         connection.register(self)
-        roleObject = makeRoleObject(role)
-        // The initial commit without a buffer asks for the first configure.
-        wl_surface_commit(proxy)
+        let roleObject = makeRoleObject(role)
+        self.roleObject = roleObject
+        // The initial commit without a buffer asks for the first configure (libdecor makes it
+        // itself, in libdecor_frame_map, once its xdg_surface exists).
+        if !(roleObject is LibdecorToplevel) { wl_surface_commit(proxy) }
     }
 
     deinit {
@@ -160,8 +162,13 @@ public final class SliderSurface {
     private func makeRoleObject(_ role: SurfaceRole) -> AnyObject {
         switch role {
         case let .toplevel(title, appID, preferredSize):
+            if let context = connection.libdecorForToplevel(),
+               let decorated = LibdecorToplevel(context: context, surface: self, title: title, appID: appID,
+                                                preferredSize: preferredSize) {
+                return decorated
+            }
             return Toplevel(wmBase: connection.wmBase.proxy, surface: self, title: title, appID: appID,
-                            preferredSize: preferredSize)
+                            preferredSize: preferredSize, decorationManager: connection.decorationManager?.proxy)
         case let .layer(edge, size, keyboardOnDemand):
             return LayerSurface(shell: connection.layerShell!, surface: self, edge: edge, size: size,
                                 keyboardOnDemand: keyboardOnDemand)
