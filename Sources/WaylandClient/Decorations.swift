@@ -39,13 +39,14 @@ enum DecorationRoute: Equatable, Sendable {
         if decorationManager { return .serverSide }
         let missing = "zxdg_decoration_manager_v1: not offered by the compositor"
         let consequence = "the window has no title bar (move it with Super+drag, close it with Alt+F4)"
-        // libdecor draws its title bar and shadow in subsurfaces.
-        guard subcompositor else {
-            return .undecorated(notice: "\(missing), nor wl_subcompositor for libdecor's title bar; \(consequence)")
-        }
         if let reason = loadLibdecor() {
             return .undecorated(notice: "\(missing), and libdecor could not be loaded (\(reason)); \(consequence); "
                 + "install libdecor-0-0 and libdecor-0-plugin-1-cairo for one")
+        }
+        // libdecor draws its title bar and shadow in subsurfaces (loading it alone costs little:
+        // its plugins, cairo and the rest, are loaded by libdecor_new).
+        guard subcompositor else {
+            return .undecorated(notice: "\(missing), nor wl_subcompositor for libdecor's title bar; \(consequence)")
         }
         return .libdecor
     }
