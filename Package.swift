@@ -7,7 +7,9 @@
 //                  child processes (the only importer of CPosix, the shim for calls Glibc hides)
 //   SliderEngine   what the slider does with input and time (pure Swift: no Wayland, no clock, no I/O)
 //   SliderRender   draws the slider into ARGB8888 pixels with pixman (the only importer of CPixman)
-//   WaylandClient  talks to the compositor (the only importer of libwayland-client and xkbcommon)
+//   WaylandClient  talks to the compositor (the only importer of libwayland-client, xkbcommon and
+//                  libdecor, which CLibdecor loads at run time only where the compositor draws no
+//                  title bars)
 //   SliderOutput   where the value stream goes: stdout lines, OSC, exec hook, audio-rate samples
 //   SliderApp      ties them together: options, the sinks and surface on one loop, frame pacing
 //   wlslider       the command-line entry point
@@ -37,6 +39,8 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
         .target(name: "CWaylandServerProtocols", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
         .target(name: "CInjectorProtocols", dependencies: ["CWaylandClient"]),
+        // libdecor through dlopen: no link-time dependency, loaded only where it decorates.
+        .target(name: "CLibdecor"),
 
         // The system layer, below both WaylandClient and SliderOutput.
         .target(name: "CPosix"),
@@ -45,7 +49,7 @@ let package = Package(
         // The slider.
         .target(name: "SliderEngine"),
         .target(name: "SliderRender", dependencies: ["CPixman", "SliderEngine"]),
-        .target(name: "WaylandClient", dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols", "CXKBCommon"]),
+        .target(name: "WaylandClient", dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLibdecor"]),
         .target(name: "SliderOutput", dependencies: ["Posix", "SliderEngine"]),
         .target(name: "SliderApp", dependencies: ["Posix", "SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
         .executableTarget(

@@ -47,7 +47,8 @@ public enum Wlslider {
             return .failure
         }
         connection.onWarning = { report($0) }
-        let role = surfaceRole(options, connection: connection, configuration: &configuration)
+        var options = options
+        let role = surfaceRole(&options, connection: connection, configuration: &configuration)
         return Session(options: options, configuration: configuration, connection: connection, role: role)
             .run(signals: signals)
     }
@@ -62,8 +63,9 @@ public enum Wlslider {
     }
 
     /// The toplevel window, or a layer surface at the screen edge in edge mode. Without layer-shell,
-    /// an edge slider falls back to a window (and stops hiding, which only makes sense at an edge).
-    static func surfaceRole(_ options: AppOptions, connection: WaylandConnection,
+    /// an edge slider falls back to a window (and stops hiding, which only makes sense at an edge),
+    /// with a window's opaque background instead of edge mode's transparent one.
+    static func surfaceRole(_ options: inout AppOptions, connection: WaylandConnection,
                             configuration: inout SliderConfiguration) -> SurfaceRole {
         let size = options.size ?? configuration.preferredSize
         let logical = LogicalSize(width: Int32(size.width.rounded()), height: Int32(size.height.rounded()))
@@ -73,6 +75,9 @@ public enum Wlslider {
         guard connection.hasLayerShell else {
             report("zwlr_layer_shell_v1: not offered by the compositor; showing the slider in a window instead of at the \(edge.rawValue) edge")
             configuration.edge = nil
+            // A transparent background (edge mode's, or asked for) would leave only the track and
+            // thumb floating over the desktop.
+            if options.style.backgroundColor.alpha == 0 { options.style.backgroundColor = SliderStyle().backgroundColor }
             return .toplevel(title: options.title, appID: "wlslider", preferredSize: logical)
         }
         let surfaceEdge: Edge = switch edge {

@@ -61,8 +61,8 @@ final class Registry {
 /// A connection to a Wayland compositor with the globals wlslider needs bound.
 ///
 /// Connecting binds every global at `min(advertised, supported)`; `wl_compositor` ≥ 4, `wl_shm` and
-/// `xdg_wm_base` are required. Layer-shell, viewporter, fractional scale, cursor shape, seats and
-/// outputs are optional. After `attach(to:)` the connection reads and dispatches events inside the
+/// `xdg_wm_base` are required. Layer-shell, viewporter, fractional scale, cursor shape,
+/// xdg-decoration, seats and outputs are optional. After `attach(to:)` the connection reads and dispatches events inside the
 /// loop; a lost connection or a protocol error makes `EventLoop.run()` throw a `WaylandError`.
 public final class WaylandConnection {
     let display: OpaquePointer
@@ -74,6 +74,13 @@ public final class WaylandConnection {
     let viewporter: BoundGlobal?
     let fractionalScaleManager: BoundGlobal?
     let cursorShapeManager: BoundGlobal?
+    let decorationManager: BoundGlobal?
+    /// Whether `wl_subcompositor` was advertised (libdecor draws its title bar in subsurfaces).
+    private let hasSubcompositor: Bool
+    /// How toplevels are decorated: decided by the first toplevel (see Decorations.swift).
+    private(set) var decorationRoute: DecorationRoute?
+    /// The libdecor context, once a toplevel needed one.
+    private var libdecorContext: LibdecorContext?
     private(set) var seats: [UInt32: Seat] = [:]
     private(set) var outputs: [UInt32: Output] = [:]
     /// Live surfaces by their wl_surface pointer, so input events find the surface they are for.
@@ -134,6 +141,8 @@ public final class WaylandConnection {
         viewporter = try bind(.viewporter, wlslider_wp_viewporter_interface())
         fractionalScaleManager = try bind(.fractionalScale, wlslider_wp_fractional_scale_manager_v1_interface())
         cursorShapeManager = try bind(.cursorShape, wlslider_wp_cursor_shape_manager_v1_interface())
+        decorationManager = try bind(.decorationManager, wlslider_zxdg_decoration_manager_v1_interface())
+        hasSubcompositor = registry.advertised.contains { $0.interface == "wl_subcompositor" }
         xdg_wm_base_add_listener(wmBase.proxy, Listeners.wmBase, Unmanaged.passUnretained(self).toOpaque())
         registry.connection = self
         for binding in plan.seats { addSeat(binding) }
@@ -147,6 +156,8 @@ public final class WaylandConnection {
         seats.removeAll()
         outputs.removeAll()
         cursorImages = nil
+        // Surfaces hold the connection, so no decorated frame is left; this unrefs the context.
+        libdecorContext = nil
         destroyGlobals()
         // `registry` goes next and takes the display with it.
     }
@@ -169,6 +180,7 @@ public final class WaylandConnection {
             ("zwlr_layer_shell_v1", layerShell), ("wp_viewporter", viewporter),
             ("wp_fractional_scale_manager_v1", fractionalScaleManager),
             ("wp_cursor_shape_manager_v1", cursorShapeManager),
+            ("zxdg_decoration_manager_v1", decorationManager),
         ]
         var parts = singletons.compactMap { name, global in global.map { "\(name) v\($0.version)" } }
         if let seat = seats.values.first { parts.append("wl_seat v\(seat.version) ×\(seats.count)") }
@@ -184,6 +196,7 @@ public final class WaylandConnection {
                                        prepare: { [unowned self] in try self.prepareRead() },
                                        handler: { [unowned self] in try self.completeRead($0) })
         for seat in seats.values { seat.loopAttached() }
+        libdecorContext?.attach(to: loop)
     }
 
     /// Sends queued requests now (the loop does this before each poll; call it before exiting).
@@ -228,6 +241,7 @@ public final class WaylandConnection {
 
     private func destroyGlobals() {
         // Protocol objects that have a destructor request get it; the rest are forgotten locally.
+        if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager.proxy) }
         if let cursorShapeManager { wp_cursor_shape_manager_v1_destroy(cursorShapeManager.proxy) }
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager.proxy) }
         if let viewporter { wp_viewporter_destroy(viewporter.proxy) }
@@ -238,6 +252,28 @@ public final class WaylandConnection {
         xdg_wm_base_destroy(wmBase.proxy)
         wl_shm_destroy(shm.proxy)
         wl_compositor_destroy(compositor.proxy)
+    }
+
+    /// The libdecor context to decorate a toplevel with, when libdecor is the route here (nil: the
+    /// compositor decorates, or nothing does). The first call chooses the route, loading libdecor
+    /// only when the compositor offers no xdg-decoration, and reports an undecorated window once.
+    func libdecorForToplevel() -> LibdecorContext? {
+        if decorationRoute == nil {
+            let route = DecorationRoute.choose(decorationManager: decorationManager != nil, subcompositor: hasSubcompositor,
+                                               loadLibdecor: DecorationRoute.loadLibdecor)
+            decorationRoute = route
+            if case .undecorated(let notice) = route { warn(notice, once: .decorations) }
+        }
+        guard decorationRoute == .libdecor else { return nil }
+        if libdecorContext == nil {
+            guard let context = LibdecorContext(display: registry.display, connection: self) else {
+                warn("libdecor: no context could be created; the window has no title bar", once: .decorations)
+                return nil
+            }
+            libdecorContext = context
+            if let loop { context.attach(to: loop) }
+        }
+        return libdecorContext
     }
 
     /// The cursor setter, created on first use (most runs never see a pointer).

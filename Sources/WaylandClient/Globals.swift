@@ -21,6 +21,8 @@ struct GlobalSpec: Equatable, Sendable {
     static let viewporter = GlobalSpec(interface: "wp_viewporter", minimum: 1, supported: 1, required: false)
     static let fractionalScale = GlobalSpec(interface: "wp_fractional_scale_manager_v1", minimum: 1, supported: 1, required: false)
     static let cursorShape = GlobalSpec(interface: "wp_cursor_shape_manager_v1", minimum: 1, supported: 1, required: false)
+    // xdg-decoration 1 is the only version in wayland-protocols 1.31.
+    static let decorationManager = GlobalSpec(interface: "zxdg_decoration_manager_v1", minimum: 1, supported: 1, required: false)
     // wl_seat 3: release requests; 5: pointer frames, axis source/stop/discrete; 8: axis_value120.
     // 9 is beyond Debian 12's headers.
     static let seat = GlobalSpec(interface: "wl_seat", minimum: 1, supported: 8, required: false)
@@ -28,7 +30,8 @@ struct GlobalSpec: Equatable, Sendable {
     static let output = GlobalSpec(interface: "wl_output", minimum: 1, supported: 4, required: false)
 
     /// The interfaces bound once per connection, required ones first (in the order errors are reported).
-    static let singletons: [GlobalSpec] = [compositor, shm, wmBase, layerShell, viewporter, fractionalScale, cursorShape]
+    static let singletons: [GlobalSpec] = [compositor, shm, wmBase, layerShell, viewporter, fractionalScale, cursorShape,
+                                           decorationManager]
 }
 
 /// A global as `wl_registry.global` announced it.

@@ -6,6 +6,7 @@
 // event whose slot is NULL; the tables live on the heap for the whole process (libwayland keeps the
 // pointer inside each proxy), allocated once and never written again, hence `nonisolated(unsafe)`;
 // objects are passed unretained: each owner destroys its proxy before it goes away.
+internal import CLibdecor
 internal import CWaylandClient
 internal import CWaylandProtocols
 
@@ -139,6 +140,20 @@ enum Listeners {
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in }
     ))
+
+    nonisolated(unsafe) static let toplevelDecoration = permanent(zxdg_toplevel_decoration_v1_listener(
+        configure: { data, _, mode in owner(data, Toplevel.self).decorationConfigure(mode: mode) }
+    ))
+
+    /// libdecor's frame callbacks (its reserved slots stay NULL: libdecor never calls them).
+    nonisolated(unsafe) static let libdecorFrame: UnsafePointer<wlslider_libdecor_frame_interface> = {
+        var table = wlslider_libdecor_frame_interface()
+        table.configure = { _, configuration, data in owner(data, LibdecorToplevel.self).configure(configuration) }
+        table.close = { _, data in owner(data, LibdecorToplevel.self).close() }
+        table.commit = { _, data in owner(data, LibdecorToplevel.self).commit() }
+        table.dismiss_popup = { _, _, _ in }
+        return permanent(table)
+    }()
 
     nonisolated(unsafe) static let layerSurface = permanent(zwlr_layer_surface_v1_listener(
         configure: { data, _, serial, width, height in

@@ -138,9 +138,11 @@ public final class SliderSurface {
             wp_fractional_scale_v1_add_listener(fractionalScale, Listeners.fractionalScale, me)
         }
         connection.register(self)
-        roleObject = try makeRoleObject(role)
-        // The initial commit without a buffer asks for the first configure.
-        wl_surface_commit(proxy)
+        let roleObject = try makeRoleObject(role)
+        self.roleObject = roleObject
+        // The initial commit without a buffer asks for the first configure (libdecor makes it
+        // itself, in libdecor_frame_map, once its xdg_surface exists).
+        if !(roleObject is LibdecorToplevel) { wl_surface_commit(proxy) }
     }
 
     deinit {
@@ -157,8 +159,13 @@ public final class SliderSurface {
     private func makeRoleObject(_ role: SurfaceRole) throws(WaylandError) -> AnyObject {
         switch role {
         case let .toplevel(title, appID, preferredSize):
+            if let context = connection.libdecorForToplevel(),
+               let decorated = LibdecorToplevel(context: context, surface: self, title: title, appID: appID,
+                                                preferredSize: preferredSize) {
+                return decorated
+            }
             return Toplevel(wmBase: connection.wmBase.proxy, surface: self, title: title, appID: appID,
-                            preferredSize: preferredSize)
+                            preferredSize: preferredSize, decorationManager: connection.decorationManager?.proxy)
         case let .layer(edge, size, keyboardOnDemand):
             guard let shell = connection.layerShell else { throw .missingGlobal("zwlr_layer_shell_v1", needed: 1) }
             return LayerSurface(shell: shell, surface: self, edge: edge, size: size, keyboardOnDemand: keyboardOnDemand)

@@ -1,19 +1,26 @@
-// The xdg_toplevel role: an ordinary window.
+// The xdg_toplevel role: an ordinary window, decorated by the compositor where it offers
+// xdg-decoration (see Decorations.swift for the other routes).
 internal import CWaylandProtocols
 
 /// `xdg_surface` + `xdg_toplevel` of a SliderSurface. Acknowledges each configure and reports the
-/// resulting logical size to its surface.
+/// resulting logical size to its surface. With `decorationManager`, asks the compositor to draw
+/// the title bar and borders (`server_side`) and follows the mode it configures.
 final class Toplevel {
     private unowned let surface: SliderSurface
     private let xdgSurface: OpaquePointer
     private let xdgToplevel: OpaquePointer
+    private var decoration: OpaquePointer?
+    /// The mode of the latest `zxdg_toplevel_decoration_v1.configure` (nil before one, or without
+    /// xdg-decoration).
+    private(set) var decorationMode: DecorationMode?
     private let preferredSize: LogicalSize
     /// The size of the latest `xdg_toplevel.configure`, applied by the `xdg_surface.configure` that
     /// closes the sequence.
     private var pendingWidth: Int32 = 0
     private var pendingHeight: Int32 = 0
 
-    init(wmBase: OpaquePointer, surface: SliderSurface, title: String, appID: String, preferredSize: LogicalSize) {
+    init(wmBase: OpaquePointer, surface: SliderSurface, title: String, appID: String, preferredSize: LogicalSize,
+         decorationManager: OpaquePointer?) {
         self.surface = surface
         self.preferredSize = preferredSize
         xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface.proxy)
@@ -21,23 +28,46 @@ final class Toplevel {
         let me = Unmanaged.passUnretained(self).toOpaque()
         xdg_surface_add_listener(xdgSurface, Listeners.xdgSurface, me)
         xdg_toplevel_add_listener(xdgToplevel, Listeners.xdgToplevel, me)
-        xdg_toplevel_set_title(xdgToplevel, fittingMessage(title, request: "xdg_toplevel.set_title", what: "title"))
-        xdg_toplevel_set_app_id(xdgToplevel, fittingMessage(appID, request: "xdg_toplevel.set_app_id", what: "app id"))
+        let connection = surface.connection
+        xdg_toplevel_set_title(xdgToplevel, Toplevel.fittingMessage(title, request: "xdg_toplevel.set_title", what: "title",
+                                                                    connection: connection))
+        xdg_toplevel_set_app_id(xdgToplevel, Toplevel.fittingMessage(appID, request: "xdg_toplevel.set_app_id", what: "app id",
+                                                                     connection: connection))
+        if let decorationManager {
+            // Before the initial commit, so the first configure already carries the mode.
+            let decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(decorationManager, xdgToplevel)
+            zxdg_toplevel_decoration_v1_add_listener(decoration, Listeners.toplevelDecoration, me)
+            zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+            self.decoration = decoration
+        }
     }
 
     /// `text`, cut to what one request can carry, with a warning when it was cut.
-    private func fittingMessage(_ text: String, request: String, what: String) -> String {
+    static func fittingMessage(_ text: String, request: String, what: String, connection: WaylandConnection) -> String {
         let wire = Toplevel.wireString(text)
         if wire.utf8.count < text.utf8.count {
-            surface.connection.warn("\(request): the \(what) is \(text.utf8.count) bytes, more than a Wayland message "
+            connection.warn("\(request): the \(what) is \(text.utf8.count) bytes, more than a Wayland message "
                 + "holds; cut to \(wire.utf8.count) bytes", once: .title)
         }
         return wire
     }
 
     deinit {
+        // The decoration object first: destroying its toplevel before it is a protocol error (orphaned).
+        if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
         xdg_toplevel_destroy(xdgToplevel)
         xdg_surface_destroy(xdgSurface)
+    }
+
+    /// `zxdg_toplevel_decoration_v1.configure`: the mode the compositor chose. Client-side means
+    /// wlslider should draw a title bar itself, which it cannot: the window stays bare, said once.
+    func decorationConfigure(mode raw: UInt32) {
+        let mode = DecorationMode(raw)
+        decorationMode = mode
+        if mode != .serverSide {
+            surface.connection.warn("zxdg_toplevel_decoration_v1: the compositor asks for \(mode) decorations, which wlslider "
+                + "does not draw; the window has no title bar", once: .decorations)
+        }
     }
 
     func configure(width: Int32, height: Int32) {
@@ -56,6 +86,27 @@ final class Toplevel {
 
     func close() {
         surface.roleClosed()
+    }
+
+    /// The mode a `zxdg_toplevel_decoration_v1.configure` names.
+    enum DecorationMode: Equatable, Sendable, CustomStringConvertible {
+        case clientSide, serverSide, unknown(UInt32)
+
+        init(_ raw: UInt32) {
+            switch raw {
+            case ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue: self = .clientSide
+            case ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue: self = .serverSide
+            default: self = .unknown(raw)
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .clientSide: "client-side"
+            case .serverSide: "server-side"
+            case .unknown(let raw): "mode-\(raw)"
+            }
+        }
     }
 
     /// The longest string one request with a single string argument can carry, in bytes. libwayland

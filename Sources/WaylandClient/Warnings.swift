@@ -16,6 +16,9 @@ enum WarningTopic: Hashable, Sendable, CaseIterable {
     case title
     /// A keymap that cannot be used (reported again after a usable one arrived).
     case keymap
+    /// The window has no title bar: no xdg-decoration and no libdecor, client-side mode
+    /// configured, or a libdecor error.
+    case decorations
 }
 
 /// The topics reported so far, and the messages waiting for someone to print them.

@@ -13,6 +13,7 @@ struct TestCompositorShellTests {
             let expected: [String: UInt32] = [
                 "wl_compositor": 5, "wl_shm": 1, "xdg_wm_base": 5, "zwlr_layer_shell_v1": 4, "wl_seat": 8, "wl_output": 4,
                 "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1, "wp_cursor_shape_manager_v1": 1,
+                "zxdg_decoration_manager_v1": 1,
             ]
             for (interface, version) in expected {
                 #expect(client.version(of: interface) == version, "\(interface)")

@@ -82,13 +82,16 @@ struct WlsliderEdgeTests {
         }
     }
 
-    @Test("--edge left without layer-shell: one line on stderr says so, and the slider opens as a 48×320 window")
+    @Test("--edge left without layer-shell: one line on stderr says so, and the slider opens as a 48×320 window with a window's opaque background")
     func withoutLayerShell() async throws {
         var configuration = Configuration()
         configuration.globals[.layerShell] = nil
         try await withTestCompositor(configuration) { compositor in
             let slider = try await SliderRun.launch(compositor, ["--edge", "left"], role: .toplevel)
             #expect(slider.firstCommit.buffer?.width == 48 && slider.firstCommit.buffer?.height == 320)
+            // A window's opaque background (SliderStyle's default), not edge mode's transparent one.
+            let corner = try slider.lastImage()[2, 2]
+            #expect(corner == 0xFF1C_1C1E, "background pixel \(String(corner, radix: 16))")
             let process = slider.process
             try await compositor.waitUntil("the notice on stderr") { $0.processes[process]?.standardError.hasSuffix("\n") == true }
             let lines = slider.standardError.split(separator: "\n")

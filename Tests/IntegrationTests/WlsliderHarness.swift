@@ -79,9 +79,9 @@ final class SliderRun {
     /// without them, long by default so that the stream follows the stepped frames alone.
     static func launch(
         _ compositor: TestCompositor, _ arguments: [String] = [], role: SurfaceRole = .toplevel,
-        standardInput: Bool = false, lateFrameMilliseconds: Int? = 600_000
+        standardInput: Bool = false, lateFrameMilliseconds: Int? = 600_000, environment extra: [String: String] = [:]
     ) async throws -> SliderRun {
-        let environment = lateFrameMilliseconds.map { ["WLSLIDER_LATE_FRAME_MS": String($0)] } ?? [:]
+        let environment = (lateFrameMilliseconds.map { ["WLSLIDER_LATE_FRAME_MS": String($0)] } ?? [:]).merging(extra) { $1 }
         let process = try compositor.launch(try wlsliderExecutable(), arguments: ["--format", "json", "--precision", "6"] + arguments,
                                             environment: environment, standardInput: standardInput)
         guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }

@@ -92,11 +92,11 @@ struct SliderProbe {
     /// Measures the slider; throws when no track or no thumb on it is found.
     func measure() throws(ProbeError) -> ProbeResult {
         let pieces = map.label([.track, .fill])
-        guard let seed = pieces.largest.map({ pieces.components[Int($0)] }), seed.count >= 8 else {
+        guard let (seed, within) = seedComponent(pieces), seed.count >= 8 else {
             throw ProbeError(description: "no slider found: no region of track or fill colour")
         }
         let view = AxisView(orientation: seed.box.width >= seed.box.height ? .horizontal : .vertical, width: map.width, height: map.height)
-        let mask = trackMask(pieces: pieces, inLineWith: seed, view: view)
+        let mask = trackMask(pieces: pieces, inLineWith: seed, within: within, view: view)
         let bounds = box(of: mask)
         guard bounds.minX <= bounds.maxX else { throw ProbeError(description: "no slider found: no track or fill pixels beside the thumb") }
         let v = crossRange(mask, view: view, bounds: bounds)
@@ -119,12 +119,28 @@ struct SliderProbe {
         return result
     }
 
+    /// Where the track is sought from: the largest region of track or fill colour that lies inside
+    /// a panel (a region of the slider's own background), with that panel's box, so that what
+    /// surrounds a window and comes near the track's or fill's colour (libdecor's inactive title
+    /// bar, #303030, and its shadow; sway's blue border) is never taken for part of it; the largest
+    /// region anywhere, and no box, when no panel holds one (edge mode draws no panel).
+    private func seedComponent(_ pieces: Labels) -> (seed: Component, within: PixelBox?)? {
+        let panels = map.label([.panel]).components.filter { $0.count >= 400 }
+        for piece in pieces.components.filter({ $0.count >= 8 }).sorted(by: { $0.count > $1.count }) {
+            if let panel = panels.first(where: { $0.box.contains(piece.box) }) { return (piece, panel.box) }
+        }
+        return pieces.largest.map { (pieces.components[Int($0)], nil) }
+    }
+
     /// Track and fill pixels of the slider: the largest region of those colours and the regions in
     /// line with it (the thumb and its shadow cut the track in two, more at high scales), without
     /// the grey ring where the thumb's antialiased edge blends into a dark background (greys nearest
     /// to the track's colour). Such regions elsewhere on the screen (a cursor's edge) are left out.
-    private func trackMask(pieces: Labels, inLineWith seed: Component, view: AxisView) -> [Bool] {
-        let inLine = piecesInLine(pieces.components, with: seed, view: view)
+    private func trackMask(pieces: Labels, inLineWith seed: Component, within: PixelBox?, view: AxisView) -> [Bool] {
+        var inLine = piecesInLine(pieces.components, with: seed, view: view)
+        if let within {
+            for index in inLine.indices where !within.contains(pieces.components[index].box) { inLine[index] = false }
+        }
         var mask = [Bool](repeating: false, count: map.width * map.height)
         for y in 0..<map.height {
             for x in 0..<map.width {

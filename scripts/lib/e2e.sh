@@ -67,13 +67,15 @@ app_stop() {
 
 # ---- the injector ---------------------------------------------------------------------------
 
-# inject_start NAME: one long-lived wlslider-inject reading from a FIFO on fd 3 (KWin keeps its
-# seat's touch capability only while the injector stays connected).
+# inject_start NAME [TOOL]: one long-lived injector (wlslider-inject unless TOOL, e.g. the mutter
+# one) reading from a FIFO on fd 3 (KWin keeps its seat's touch capability only while the injector
+# stays connected; mutter closes its input session when the injector's D-Bus connection goes).
 inject_start() {
   INJ_NAME=$1
+  local tool=${2:-$bin/wlslider-inject}
   local fifo=$E2E_FIFO_DIR/$INJ_NAME.fifo
   rm -f "$fifo"; mkfifo "$fifo"
-  "$bin/wlslider-inject" <"$fifo" >"$art/$INJ_NAME.inject.out" 2>"$art/$INJ_NAME.inject.err" &
+  "$tool" <"$fifo" >"$art/$INJ_NAME.inject.out" 2>"$art/$INJ_NAME.inject.err" &
   INJ_PID=$!
   exec 3>"$fifo"
   : >"$art/$INJ_NAME.inject.txt"
@@ -109,6 +111,59 @@ inject_stop() {
   wait "$INJ_PID" 2>/dev/null || status=$?
   [[ $status -eq 0 ]] || fail "$INJ_NAME: wlslider-inject exit status $status: $(tail -2 "$art/$INJ_NAME.inject.err")"
   INJ_PID=""
+}
+
+# Waits (≤ 3 s) for the app to exit on its own and checks that the status is 0.
+app_wait_exit() {
+  local name=$1 i status=0
+  for i in $(seq 30); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$APP_PID" 2>/dev/null; then
+    kill -KILL "$APP_PID" 2>/dev/null || true
+    wait "$APP_PID" 2>/dev/null || true
+    fail "$name: wlslider still running after 3 s"
+  else
+    wait "$APP_PID" 2>/dev/null || status=$?
+    if [[ $status -eq 0 ]]; then pass "$name: wlslider exited with status 0"; else fail "$name: exit status $status: $(tail -2 "$art/$APP_NAME.err")"; fi
+  fi
+  APP_PID=""
+}
+
+# ---- decorations, memory and CPU of the running app -----------------------------------------
+
+# libdecor_check NAME yes|no: whether libdecor is mapped into the running app (/proc/PID/maps).
+libdecor_check() {
+  local maps count
+  maps=$(cat "/proc/$APP_PID/maps" 2>/dev/null) || { fail "$1: no /proc/$APP_PID/maps"; return; }
+  count=$(grep -c 'libdecor' <<<"$maps" || true)
+  if [[ $2 == yes && $count -gt 0 ]] || [[ $2 == no && $count -eq 0 ]]; then
+    pass "$1: $count libdecor mappings in /proc/PID/maps"
+  else
+    fail "$1: $count libdecor mappings in /proc/PID/maps, expected ${2/yes/some}"
+  fi
+}
+
+# decoration_log_check NAME APP: the app's protocol log (WAYLAND_DEBUG=1 on its stderr) shows
+# zxdg_toplevel_decoration_v1.configure with mode 2, server-side.
+decoration_log_check() {
+  local line
+  line=$(grep -m1 -E 'zxdg_toplevel_decoration_v1@[0-9]+\.configure\(' "$art/$2.err" || true)
+  if [[ $line =~ configure\(2\) ]]; then pass "$1: ${line#*] }"; else fail "$1: no server-side configure in the protocol log (${line:-none})"; fi
+}
+
+# value_check NAME APP MARK VALUE: the last line after MARK is at VALUE ± 0.05.
+value_check() {
+  local last
+  last=$(stream_after "$2" "$3" | tail -1 | cut -d' ' -f2)
+  if near "$last" "$4" 0.05; then pass "$1: last value $last"; else fail "$1: last value ${last:-none}, expected $4"; fi
+}
+
+# idle_check NAME: the app uses under 20 ms of CPU in 2 s (all threads, /proc/PID/task/*/schedstat).
+idle_check() {
+  local before after
+  cpu_ns() { cat /proc/"$APP_PID"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+  before=$(cpu_ns); sleep 2; after=$(cpu_ns)
+  local ms; ms=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.2f", (b - a) / 1e6 }')
+  if awk -v m="$ms" 'BEGIN { exit !(m < 20) }'; then pass "$1: $ms ms of CPU in 2 s"; else fail "$1: $ms ms of CPU in 2 s (limit 20)"; fi
 }
 
 # ---- screenshots and the probe --------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include "tablet-unstable-v2-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "cursor-shape-v1-client-protocol.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 
 #define WLSLIDER_INTERFACE(name) \
     static inline const struct wl_interface *wlslider_##name##_interface(void) { return &name##_interface; }
@@ -25,6 +26,7 @@ WLSLIDER_INTERFACE(wp_viewporter)
 WLSLIDER_INTERFACE(wp_fractional_scale_manager_v1)
 WLSLIDER_INTERFACE(zwlr_layer_shell_v1)
 WLSLIDER_INTERFACE(wp_cursor_shape_manager_v1)
+WLSLIDER_INTERFACE(zxdg_decoration_manager_v1)
 
 #undef WLSLIDER_INTERFACE
 

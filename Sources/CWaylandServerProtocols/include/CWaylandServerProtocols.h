@@ -15,6 +15,7 @@
 #include "tablet-unstable-v2-server-protocol.h"
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "cursor-shape-v1-server-protocol.h"
+#include "xdg-decoration-unstable-v1-server-protocol.h"
 
 #define WLSLIDER_INTERFACE(name) \
     static inline const struct wl_interface *wlslider_server_##name##_interface(void) { return &name##_interface; }
@@ -44,6 +45,8 @@ WLSLIDER_INTERFACE(zwlr_layer_shell_v1)
 WLSLIDER_INTERFACE(zwlr_layer_surface_v1)
 WLSLIDER_INTERFACE(wp_cursor_shape_manager_v1)
 WLSLIDER_INTERFACE(wp_cursor_shape_device_v1)
+WLSLIDER_INTERFACE(zxdg_decoration_manager_v1)
+WLSLIDER_INTERFACE(zxdg_toplevel_decoration_v1)
 
 #undef WLSLIDER_INTERFACE
 

@@ -11,6 +11,7 @@ public enum Global: String, CaseIterable, Hashable, Sendable, CustomStringConver
     case viewporter = "wp_viewporter"
     case fractionalScale = "wp_fractional_scale_manager_v1"
     case cursorShape = "wp_cursor_shape_manager_v1"
+    case decorationManager = "zxdg_decoration_manager_v1"
 
     /// The interface name, as in the registry.
     public var interfaceName: String { rawValue }
@@ -25,7 +26,7 @@ public enum Global: String, CaseIterable, Hashable, Sendable, CustomStringConver
         case .layerShell: 4
         case .seat: 8
         case .output: 4
-        case .viewporter, .fractionalScale, .cursorShape: 1
+        case .viewporter, .fractionalScale, .cursorShape, .decorationManager: 1
         }
     }
 }

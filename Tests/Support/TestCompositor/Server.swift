@@ -198,6 +198,8 @@ final class Server {
             (wlslider_server_wp_fractional_scale_manager_v1_interface(), { c, d, v, id in Server.from(d).bindFractionalScale(c, v, id) })
         case .cursorShape:
             (wlslider_server_wp_cursor_shape_manager_v1_interface(), { c, d, v, id in Server.from(d).bindCursorShape(c, v, id) })
+        case .decorationManager:
+            (wlslider_server_zxdg_decoration_manager_v1_interface(), { c, d, v, id in Server.from(d).bindDecorationManager(c, v, id) })
         case .shm: fatalError("wl_shm is libwayland's own global")
         }
     }

@@ -47,6 +47,15 @@ public struct ToplevelState: Hashable, Sendable {
     public internal(set) var otherRequests: [String] = []
     /// How many `xdg_toplevel.close` events the test sent.
     public internal(set) var closesSent = 0
+    /// Whether the client made a `zxdg_toplevel_decoration_v1` for it.
+    public internal(set) var hasDecorationObject = false
+    /// The decoration modes it asked for, in order (`unset_mode` is nil).
+    public internal(set) var requestedDecorationModes: [DecorationMode?] = []
+}
+
+/// `zxdg_toplevel_decoration_v1.mode`.
+public enum DecorationMode: UInt32, Hashable, Sendable {
+    case clientSide = 1, serverSide = 2
 }
 
 /// A `zwlr_layer_shell_v1.layer`.

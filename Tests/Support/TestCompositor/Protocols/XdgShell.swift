@@ -189,6 +189,8 @@ private let popupImplementation = implementationTable(xdg_popup_interface(
 /// One `xdg_toplevel`: its requests are recorded in the surface's ``ToplevelState``.
 final class ToplevelObject: ResourceObject {
     weak var xdg: XdgSurfaceObject?
+    /// Its `zxdg_toplevel_decoration_v1`, while that lives (it must be destroyed first).
+    weak var decoration: ToplevelDecorationObject?
     init(xdg: XdgSurfaceObject) { self.xdg = xdg }
     func resourceDestroyed() { xdg?.toplevel = nil }
 
@@ -203,7 +205,13 @@ final class ToplevelObject: ResourceObject {
 private func toplevel(_ resource: OpaquePointer?) -> ToplevelObject { object(resource) }
 
 private let toplevelImplementation = implementationTable(xdg_toplevel_interface(
-    destroy: { _, resource in wl_resource_destroy(resource) },
+    destroy: { _, resource in
+        if let decoration = toplevel(resource).decoration {
+            return postError(decoration.resource, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
+                             "xdg_toplevel destroyed before its zxdg_toplevel_decoration_v1")
+        }
+        wl_resource_destroy(resource)
+    },
     set_parent: { _, resource, _ in toplevel(resource).note("set_parent") },
     set_title: { _, resource, title in toplevel(resource).update { $0.title = String(cString: title!) } },
     set_app_id: { _, resource, appID in toplevel(resource).update { $0.appID = String(cString: appID!) } },

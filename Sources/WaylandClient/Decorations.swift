@@ -1,0 +1,168 @@
+// Title bars and borders for the toplevel window. A compositor that offers xdg-decoration (KWin,
+// sway) draws them itself when asked (Toplevel.swift). One that offers none (mutter) leaves a
+// bare surface: then libdecor draws them, loaded at run time (CLibdecor) only in that case, so the
+// other compositors pay nothing for it in start-up time or memory.
+//
+// How libdecor shares the display with our loop: libdecor (0.1 and 0.2) creates its registry, its
+// globals, its xdg_surface/xdg_toplevel and its decoration subsurfaces on the display's *default*
+// queue, the one WaylandConnection reads and dispatches in the EventLoop (prepare_read, poll,
+// read_events, dispatch_pending). So every libdecor event is read and dispatched by our own loop,
+// and libdecor's callbacks run from inside our `wl_display_dispatch_pending`. libdecor asks its
+// user to poll `libdecor_get_fd` (the display's fd, for the cairo plugin) and to call
+// `libdecor_dispatch` when it is readable: that is a source of its own in the EventLoop, whose
+// handler calls `libdecor_dispatch(context, 0)` (never blocking). That call does its own
+// prepare_read/read_events/dispatch_pending on the same queue, which would deadlock against a
+// read we had prepared and not completed (libwayland's read_events waits for every prepared
+// reader); the EventLoop runs the display's handler (which completes or cancels our read) before
+// any other handler, so ours is always finished when libdecor reads. This is also what SDL does:
+// `libdecor_dispatch(ctx, 0)` before its own `wl_display_prepare_read`.
+import Posix
+internal import CLibdecor
+internal import CWaylandClient
+
+/// How the toplevel window gets its title bar and borders.
+enum DecorationRoute: Equatable, Sendable {
+    /// The compositor draws them: `zxdg_toplevel_decoration_v1.set_mode(server_side)`.
+    case serverSide
+    /// libdecor draws them; it owns the xdg_surface and xdg_toplevel.
+    case libdecor
+    /// None: the window is a bare surface. `notice` is the one line that says why.
+    case undecorated(notice: String)
+
+    /// The library loaded for client-side decorations: libdecor's soname, or `WLSLIDER_LIBDECOR`
+    /// (a soname or path; tests name one that does not exist to play a system without libdecor).
+    static var libdecorLibrary: String { environmentVariable("WLSLIDER_LIBDECOR") ?? "libdecor-0.so.0" }
+
+    /// Chooses the route. `loadLibdecor` is called only when needed; it returns nil when libdecor
+    /// is loaded, else the reason it is not (one line, as `dlerror` gives it).
+    static func choose(decorationManager: Bool, subcompositor: Bool, loadLibdecor: () -> String?) -> DecorationRoute {
+        if decorationManager { return .serverSide }
+        let missing = "zxdg_decoration_manager_v1: not offered by the compositor"
+        let consequence = "the window has no title bar (move it with Super+drag, close it with Alt+F4)"
+        if let reason = loadLibdecor() {
+            return .undecorated(notice: "\(missing), and libdecor could not be loaded (\(reason)); \(consequence); "
+                + "install libdecor-0-0 and libdecor-0-plugin-1-cairo for one")
+        }
+        // libdecor draws its title bar and shadow in subsurfaces (loading it alone costs little:
+        // its plugins, cairo and the rest, are loaded by libdecor_new).
+        guard subcompositor else {
+            return .undecorated(notice: "\(missing), nor wl_subcompositor for libdecor's title bar; \(consequence)")
+        }
+        return .libdecor
+    }
+
+    /// Loads libdecor (`libdecorLibrary`): nil on success, else why not.
+    static func loadLibdecor() -> String? {
+        var reason = [CChar](repeating: 0, count: 512)
+        let library = libdecorLibrary
+        let loaded = reason.withUnsafeMutableBufferPointer { buffer in
+            wlslider_libdecor_load(library, buffer.baseAddress, buffer.count)
+        }
+        return loaded ? nil : String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A libdecor context on the connection's display (see the top of this file for how its events
+/// are read). Each decorated toplevel holds it, so it outlives their frames; it holds the display,
+/// so `libdecor_unref` runs before the display is disconnected.
+final class LibdecorContext {
+    /// Set once in `init` (after `self` exists: libdecor's error callback needs it).
+    private(set) var pointer: OpaquePointer!
+    private let display: DisplayHandle
+    private weak var connection: WaylandConnection?
+    private weak var loop: EventLoop?
+    private var source: EventLoop.SourceToken?
+
+    /// A context on `display`, or nil when libdecor refuses (another context lives).
+    init?(display: DisplayHandle, connection: WaylandConnection) {
+        self.display = display
+        self.connection = connection
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard let context = wlslider_libdecor_new(display.pointer, { data, _, message in
+            let me = Unmanaged<LibdecorContext>.fromOpaque(data!).takeUnretainedValue()
+            me.error(message.map { String(cString: $0) } ?? "unknown error")
+        }, me) else { return nil }
+        pointer = context
+    }
+
+    deinit {
+        if let source { loop?.removeSource(source) }
+        if let pointer { wlslider_libdecor_unref(pointer) }
+    }
+
+    /// Lets `loop` poll libdecor's descriptor and call `libdecor_dispatch(context, 0)` when it is
+    /// readable. Must come after the display's own source (the EventLoop runs the display's
+    /// handler first, so our read is complete when libdecor reads).
+    func attach(to loop: EventLoop) {
+        guard source == nil else { return }
+        self.loop = loop
+        let context = pointer
+        source = loop.addSource(fd: wlslider_libdecor_get_fd(context), events: .readable) { _ in
+            // A failure here is the display's: the display source reports it, with its rules for a
+            // compositor's last words, on its next read.
+            _ = wlslider_libdecor_dispatch(context, 0)
+        }
+    }
+
+    private func error(_ message: String) {
+        connection?.warn("libdecor: \(message)", once: .decorations)
+    }
+}
+
+/// The toplevel role of a SliderSurface when libdecor decorates it: libdecor creates and owns the
+/// xdg_surface and xdg_toplevel (and the title bar's subsurfaces); this object answers its
+/// configure, close and commit callbacks.
+final class LibdecorToplevel {
+    private unowned let surface: SliderSurface
+    private let context: LibdecorContext
+    /// Set once in `init` (after `self` exists: it is the frame's user data).
+    private var frame: OpaquePointer!
+    private let preferredSize: LogicalSize
+
+    /// Decorates `surface`, or returns nil when libdecor refuses (a context in error).
+    init?(context: LibdecorContext, surface: SliderSurface, title: String, appID: String, preferredSize: LogicalSize) {
+        self.surface = surface
+        self.context = context
+        self.preferredSize = preferredSize
+        guard let frame = wlslider_libdecor_decorate(context.pointer, surface.proxy, Listeners.libdecorFrame,
+                                                     Unmanaged.passUnretained(self).toOpaque()) else { return nil }
+        self.frame = frame
+        wlslider_libdecor_frame_set_title(frame, Toplevel.fittingMessage(title, request: "xdg_toplevel.set_title", what: "title",
+                                                                         connection: surface.connection))
+        wlslider_libdecor_frame_set_app_id(frame, Toplevel.fittingMessage(appID, request: "xdg_toplevel.set_app_id",
+                                                                          what: "app id", connection: surface.connection))
+        // No minimum content size of our own (the slider draws at any size): the cairo plugin sets
+        // one, 128×56, room for its buttons, so under mutter a 320×48 slider opens as 320×56.
+        // Maps once libdecor has its globals: the initial commit that asks for the first configure.
+        wlslider_libdecor_frame_map(frame)
+    }
+
+    deinit {
+        guard let frame else { return }
+        // Destroys the xdg_toplevel, xdg_surface and decoration subsurfaces; the wl_surface stays ours.
+        wlslider_libdecor_frame_unref(frame)
+    }
+
+    func configure(_ configuration: OpaquePointer?) {
+        var width: Int32 = 0, height: Int32 = 0
+        if !wlslider_libdecor_configuration_get_content_size(configuration, frame, &width, &height) {
+            // The compositor leaves the size to us (libdecor says so for a 0 in either axis).
+            width = 0
+            height = 0
+        }
+        let size = Toplevel.configuredSize(width: width, height: height, preferred: preferredSize)
+        // Acknowledges the configure, sets the window geometry and redraws the decorations at
+        // this content size; the surface's next commit (the frame drawn for it) applies it all.
+        wlslider_libdecor_frame_commit_size(frame, size.width, size.height, configuration)
+        surface.roleConfigured(size)
+    }
+
+    func close() {
+        surface.roleClosed()
+    }
+
+    /// The decorations are synchronised subsurfaces: their new state shows with the main surface's commit.
+    func commit() {
+        surface.commit()
+    }
+}

@@ -1,0 +1,33 @@
+// Which way the window gets its title bar, decided without a compositor.
+import Testing
+@testable import WaylandClient
+
+@Suite("Decoration route")
+struct DecorationRouteTests {
+    @Test("xdg-decoration offered: server-side, and libdecor is never loaded")
+    func serverSide() {
+        var loads = 0
+        let route = DecorationRoute.choose(decorationManager: true, subcompositor: true) { loads += 1; return nil }
+        #expect(route == .serverSide && loads == 0)
+    }
+
+    @Test("not offered: libdecor when it loads and subsurfaces exist")
+    func libdecor() {
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true) { nil } == .libdecor)
+    }
+
+    @Test("not offered and libdecor missing: undecorated, with the loader's reason and what to install")
+    func missingLibdecor() throws {
+        let route = DecorationRoute.choose(decorationManager: false, subcompositor: true) { "libdecor-0.so.0: cannot open shared object file" }
+        guard case .undecorated(let notice) = route else { Issue.record("\(route)"); return }
+        #expect(notice.contains("zxdg_decoration_manager_v1") && notice.contains("cannot open shared object file")
+                && notice.contains("libdecor-0-plugin-1-cairo") && !notice.contains("\n"))
+    }
+
+    @Test("not offered and no wl_subcompositor: undecorated")
+    func noSubcompositor() {
+        let route = DecorationRoute.choose(decorationManager: false, subcompositor: false) { nil }
+        guard case .undecorated(let notice) = route else { Issue.record("\(route)"); return }
+        #expect(notice.contains("wl_subcompositor"))
+    }
+}
