@@ -166,27 +166,8 @@ public final class WaylandConnection {
 
     /// Whether `zwlr_layer_shell_v1` is offered: without it, edge mode falls back to a toplevel.
     public var hasLayerShell: Bool { layerShell != nil }
-    /// The bound `zwlr_layer_shell_v1` version (nil when absent).
-    public var layerShellVersion: UInt32? { layerShell?.version }
     /// Whether surfaces scale with `wp_fractional_scale_v1` + `wp_viewporter`.
     public var hasFractionalScale: Bool { fractionalScaleManager != nil && viewporter != nil }
-    /// Whether the cursor is set with `wp_cursor_shape_v1` (else a themed cursor).
-    public var hasCursorShape: Bool { cursorShapeManager != nil }
-
-    /// One line naming what is bound, e.g. "wl_compositor v5, wl_shm v1, xdg_wm_base v2, wl_seat v7 ×1".
-    public var boundGlobalsDescription: String {
-        let singletons: [(String, BoundGlobal?)] = [
-            ("wl_compositor", compositor), ("wl_shm", shm), ("xdg_wm_base", wmBase),
-            ("zwlr_layer_shell_v1", layerShell), ("wp_viewporter", viewporter),
-            ("wp_fractional_scale_manager_v1", fractionalScaleManager),
-            ("wp_cursor_shape_manager_v1", cursorShapeManager),
-            ("zxdg_decoration_manager_v1", decorationManager),
-        ]
-        var parts = singletons.compactMap { name, global in global.map { "\(name) v\($0.version)" } }
-        if let seat = seats.values.first { parts.append("wl_seat v\(seat.version) ×\(seats.count)") }
-        if let output = outputs.values.first { parts.append("wl_output v\(output.version) ×\(outputs.count)") }
-        return parts.joined(separator: ", ")
-    }
 
     /// Lets `loop` read, dispatch and flush this connection. Call once.
     public func attach(to loop: EventLoop) {
