@@ -93,30 +93,30 @@ final class SliderController: SliderSurfaceDelegate {
     }
 
     func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {
-        let t = time(ofLastStamp: batch.last { $0.time != nil }?.time)
-        var used = false
-        input.forEachInput(forTouch: batch, contactInGesture: model.slider.trackingContact) { used = model.slider.handle($0, at: t) || used }
-        if used { requestFrame() }
+        let contact = model.slider.trackingContact
+        feed(stamp: batch.last { $0.time != nil }?.time) { input.forEachInput(forTouch: batch, contactInGesture: contact, $0) }
     }
 
     func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {
-        let t = time(ofLastStamp: batch.last { $0.time != nil }?.time)
-        var used = false
-        input.forEachInput(forPointer: batch, contactInGesture: model.slider.trackingContact) { used = model.slider.handle($0, at: t) || used }
-        if used { requestFrame() }
+        let contact = model.slider.trackingContact
+        feed(stamp: batch.last { $0.time != nil }?.time) { input.forEachInput(forPointer: batch, contactInGesture: contact, $0) }
     }
 
     func surface(_ surface: SliderSurface, keyboard event: KeyboardEvent) {
         guard case let .key(keysym, _, state, _, time) = event, state != .released,
               let key = SliderKey(keysym: keysym) else { return }
-        if model.slider.handle(.key(key, isRepeat: state == .repeated), at: self.time(ofLastStamp: time)) { requestFrame() }
+        feed(stamp: time) { $0(.key(key, isRepeat: state == .repeated)) }
     }
 
     // MARK: Frames
 
-    /// Input lands at the compositor's time of its batch (now, when it gave none).
-    private func time(ofLastStamp stamp: UInt32?) -> Double {
-        stamp.map { clock.time(ofStamp: $0) } ?? clock.now()
+    /// Feeds the inputs `inputs` hands over to the engine, at the compositor's time of their batch
+    /// (now, when it gave none), and schedules a frame when the engine used any.
+    private func feed(stamp: UInt32?, _ inputs: ((SliderInput) -> Void) -> Void) {
+        let t = stamp.map { clock.time(ofStamp: $0) } ?? clock.now()
+        var used = false
+        inputs { used = model.slider.handle($0, at: t) || used }
+        if used { requestFrame() }
     }
 
     /// Marks the slider dirty; draws at once unless a frame callback is on its way (then, should
