@@ -7,6 +7,7 @@
 // the child would inherit the bench's own peak (`/usr/bin/time` forks from a tiny process, which
 // is why its %M is right there).
 import Glibc
+import TestCompositor
 
 /// A client started for a measurement. Its standard input can be a pipe held open by the bench
 /// (an idle stdin, or commands), its standard output a pipe the bench reads.
@@ -176,7 +177,7 @@ struct ProcessCounters: Sendable {
         defer { closedir(tasks) }
         var counters = ProcessCounters()
         while let entry = readdir(tasks) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let tid = directoryEntryName(entry)
             guard tid.first?.isNumber == true else { continue }
             let base = "/proc/\(pid)/task/\(tid)"
             guard let schedstat = readTextFile(base + "/schedstat"), let stat = readTextFile(base + "/stat"),

@@ -16,7 +16,7 @@ final class TemporaryDirectory {
     deinit {
         if let dir = opendir(path) {
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = String(cString: (UnsafeRawPointer(entry) + (MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19)).assumingMemoryBound(to: CChar.self))
                 if name != "." && name != ".." { unlink("\(path)/\(name)") }
             }
             closedir(dir)

@@ -117,7 +117,7 @@ final class WlsliderProcess {
         guard let tasks = opendir("/proc/\(pid)/task") else { return 0 }
         defer { closedir(tasks) }
         while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = directoryEntryName(entry)
             guard name.first?.isNumber == true else { continue }
             let text = String(decoding: readFile("/proc/\(pid)/task/\(name)/schedstat"), as: UTF8.self)
             total += text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0
@@ -270,7 +270,7 @@ func makeTemporaryDirectory(_ label: String) -> String {
 func removeDirectory(_ path: String) {
     if let dir = opendir(path) {
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = directoryEntryName(entry)
             if name != "." && name != ".." { unlink(path + "/" + name) }
         }
         closedir(dir)

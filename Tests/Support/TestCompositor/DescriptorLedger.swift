@@ -52,7 +52,7 @@ struct DescriptorLedger {
         defer { closedir(dir) }
         var targets: Set<Link> = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = directoryEntryName(entry)
             if let fd = Int32(name), let link = link(of: fd) { targets.insert(link) }
         }
         return targets

@@ -54,7 +54,7 @@ func removeRuntimeDirectory(_ address: ServerAddress) -> [String] {
     let dir = address.runtimeDirectory
     if let stream = opendir(dir) {
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = directoryEntryName(entry)
             if name != "." && name != ".." { unlink(dir + "/" + name) }
         }
         closedir(stream)
@@ -63,4 +63,13 @@ func removeRuntimeDirectory(_ address: ServerAddress) -> [String] {
         return ["runtime directory \(dir) not removed: \(String(cString: strerror(errno)))"]
     }
     return []
+}
+
+/// The name of a `readdir` entry, read where it lies. `d_name` is declared 256 bytes long, but a
+/// record holds only as much of it as its name needs: copying the whole field (as
+/// `withUnsafeBytes(of: entry.pointee.d_name)` does) can read past the end of the kernel's buffer
+/// and fault.
+public func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+    return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
 }
