@@ -45,6 +45,11 @@ public final class JackOutput {
     private var ended = false
     /// The name the server gave the client (`wlslider`, or `wlslider-01` when taken).
     public var clientName: String { client.name }
+    /// Xruns the server reported to the client: the graph's, whoever was late (jackd's log names
+    /// the client that was). Not reported by wlslider; for measurements.
+    public var xrunCount: UInt64 { client.xrunCount }
+    /// The process callback's side, for measurements.
+    public var periodsRendered: UInt64 { renderer.periodCount }
 
     /// Opens the client, registers and connects its ports and starts the process callback with
     /// `course` (the slider's presentation now). `engineNow` reads the engine's clock.
@@ -94,7 +99,7 @@ public final class JackOutput {
 
     /// The way out: hands over `course` (the engine settled on its target) and waits up to
     /// `timeoutMilliseconds` until a period has ended on the target (and its control change is
-    /// sent), then closes the client. Returns the lines to print (xruns seen, a timeout), if any.
+    /// sent), then closes the client. Returns the line to print when the graph did not run in time.
     public func finish(course: PresentedValue, engineNow: () -> Double, timeoutMilliseconds: Int32 = 1000) -> [String] {
         var lines: [String] = []
         if !ended {
@@ -111,10 +116,6 @@ public final class JackOutput {
                 }
                 _ = try? client.notifyDescriptor.poll(.readable, timeoutMilliseconds: Swift.min(left, 2))
             }
-        }
-        let xruns = client.xrunCount
-        if xruns > 0 {
-            lines.append("jack: \(xruns) xrun\(xruns == 1 ? "" : "s") while \(client.name) ran (the graph missed its deadline)")
         }
         ended = true
         client.close()

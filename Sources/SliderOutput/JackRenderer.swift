@@ -80,8 +80,8 @@ public final class JackRenderer: @unchecked Sendable {
     private var anchor: (frame: UInt32, time: Double)?
     private var sender = ControlSender()
 
-    /// The generation of the newest feed whose course the output has come to rest at the end of:
-    /// the last frame of a period on its target and, with MIDI, the target's control value sent.
+    /// The generation of the newest feed whose course the output has come to rest on: a whole
+    /// period on its target and, with MIDI, the target's control value sent.
     private let settled = Atomic<UInt64>(0)
     /// Periods rendered.
     private let periods = Atomic<UInt64>(0)
@@ -147,9 +147,10 @@ public final class JackRenderer: @unchecked Sendable {
         self.sender = sender
         courses = (current.course, previous.course)
         if full > 0 { midiFull.add(full, ordering: .relaxed) }
-        let last = start + Double(period.frames - 1) / period.sampleRate
+        // Settled: this whole period stood on the target (so the port's last period before the
+        // client closes is one), and the target's control change has gone out.
         let range = SliderRange(min: courses.current.minimum, max: courses.current.maximum)
-        if Self.isResting(courses.current, from: last)
+        if Self.isResting(courses.current, from: start)
             && (control.map { sender.sent == $0.quantize(courses.current.target, range: range) } ?? true) {
             settled.store(current.generation, ordering: .releasing)
         }

@@ -1,0 +1,131 @@
+// A private jack2 server for a test, headless (Debian's jackd2, dummy backend), and JACK's own
+// example clients as the other end: jack_rec records a port, jack_midi_dump prints MIDI events.
+import Glibc
+import TestCompositor
+import Testing
+
+/// `jackd -n NAME --no-realtime -d dummy -r RATE -p PERIOD`, a server of its own per test (the
+/// name keeps parallel tests apart); its clients find it through ``environment``.
+final class JackServer {
+    let name: String
+    let period: Int
+    let rate: Int
+    private let process: WlsliderProcess
+
+    /// What a JACK client needs to find this server and never start one of its own.
+    var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
+
+    /// Starts the server and waits until `jack_lsp` answers.
+    init(period: Int = 256, rate: Int = 48_000) async throws {
+        name = "wlslider-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        self.period = period
+        self.rate = rate
+        process = try WlsliderProcess(["-n", name, "--no-realtime", "-d", "dummy", "-r", String(rate), "-p", String(period)],
+                                      environment: [:], executable: "jackd")
+        try await process.wait(for: "jackd \(name) to answer jack_lsp", timeout: .seconds(20)) {
+            (try? self.runTool(["jack_lsp"]))?.stdout.contains("system:") == true || process.exitCode != nil
+        }
+        if process.exitCode != nil { throw WaitTimeout(description: "jackd did not start:\n\(process.summary)") }
+    }
+
+    deinit { stop() }
+
+    /// Shuts the server down (SIGTERM, as a user would) and waits for it to go.
+    func stop() {
+        guard process.exitCode == nil else { return }
+        process.signal(SIGTERM)
+        for _ in 0..<500 where process.exitCode == nil { usleep(10_000) }
+    }
+
+    /// What jackd printed: jack2 names a client that missed its deadline
+    /// ("JackEngine::XRun: client = NAME was not finished").
+    var log: String { process.stdoutText + process.stderrText }
+
+    /// Runs a JACK tool against this server to its end (a few seconds at most).
+    @discardableResult
+    func runTool(_ command: [String]) throws -> (status: Int32, stdout: String) {
+        let run = try WlsliderProcess(Array(command.dropFirst()), environment: environment, executable: command[0])
+        for _ in 0..<1000 where run.exitCode == nil { usleep(5_000) }
+        guard let status = run.exitCode else { throw WaitTimeout(description: "\(command) did not end:\n\(run.summary)") }
+        for _ in 0..<100 where !run.isFinished { usleep(2_000) }
+        return (status, run.stdoutText)
+    }
+
+    /// The ports the server lists now.
+    func ports() -> [String] {
+        ((try? runTool(["jack_lsp"]))?.stdout ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Waits until port `name` exists.
+    func waitForPort(_ name: String) async throws {
+        let deadline = ContinuousClock.now + patience
+        while !ports().contains(name) {
+            guard ContinuousClock.now < deadline else { throw WaitTimeout(description: "no port \(name): \(ports())\n\(log)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// wlslider as a JACK client of `server` and a Wayland client of `compositor`; waits for its window.
+func startJackWlslider(_ arguments: [String], server: JackServer, compositor: TestCompositor,
+                       extraEnvironment: [String: String] = [:]) async throws -> WlsliderProcess {
+    let environment = compositor.environment.merging(server.environment) { $1 }.merging(extraEnvironment) { $1 }
+    let run = try WlsliderProcess(arguments, environment: environment)
+    do {
+        let surface = try await compositor.waitForSurface(role: .toplevel, timeout: patience)
+        _ = try await compositor.waitForCommit(on: surface, after: 0, timeout: patience) { $0.buffer != nil }
+    } catch {
+        throw WaitTimeout(description: "\(error)\n\(run.summary)")
+    }
+    return run
+}
+
+/// The samples of a WAV file as jack_rec writes it (PCM 16/24/32-bit integer or 32-bit float, mono).
+func wavSamples(_ path: String) -> [Double] {
+    let bytes = readFile(path)
+    func u32(_ i: Int) -> UInt32 { bytes[i..<i + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+    func u16(_ i: Int) -> UInt16 { UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 }
+    guard bytes.count >= 12 else { return [] }
+    var format: UInt16 = 1, bits: UInt16 = 16, offset = 12
+    while offset + 8 <= bytes.count {
+        let size = Int(u32(offset + 4)), body = offset + 8
+        let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+        if id == "fmt " { format = u16(body); bits = u16(body + 14) }
+        if id == "data" {
+            let end = min(body + size, bytes.count), width = Int(bits) / 8
+            return stride(from: body, to: end - width + 1, by: width).map { i in
+                switch (format, bits) {
+                case (3, 32): Double(Float(bitPattern: u32(i)))
+                case (_, 32): Double(Int32(bitPattern: u32(i))) / 2_147_483_648
+                case (_, 24): Double(Int32(bitPattern: (UInt32(bytes[i]) << 8 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 24))) / 2_147_483_648
+                default: Double(Int16(bitPattern: u16(i))) / 32768
+                }
+            }
+        }
+        offset = body + size + size % 2
+    }
+    return []
+}
+
+/// One event as `jack_midi_dump -a` prints it: `  23651: b0 01 20 control change …`.
+struct MIDIEvent: Equatable, CustomStringConvertible {
+    let frame: Int
+    let bytes: [UInt8]
+    var description: String { "\(frame): \(bytes.map { String($0, radix: 16) }.joined(separator: " "))" }
+
+    static func parse(_ text: String) -> [MIDIEvent] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let frame = Int(parts[0].trimmingSpaces()) else { return nil }
+            let words = parts[1].split(separator: " ")
+            let bytes = words.prefix { $0.count == 2 }.compactMap { UInt8($0, radix: 16) }
+            return bytes.isEmpty ? nil : MIDIEvent(frame: frame, bytes: bytes)
+        }
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> Substring {
+        drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().reduce(into: Substring()) { $0.append($1) }
+    }
+}
