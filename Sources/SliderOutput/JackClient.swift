@@ -11,9 +11,9 @@ final class JackClient {
         let description: String
     }
 
-    /// The soname loaded: jack2's library, or PipeWire's under `pw-jack` (which puts its own
-    /// `libjack.so.0` first on the library path).
-    static let library = "libjack.so.0"
+    /// The library loaded: jack2's `libjack.so.0`, or PipeWire's under `pw-jack` (which puts its
+    /// own first on the library path); `WLSLIDER_LIBJACK` names another (a test's missing one).
+    static var library: String { environmentVariable("WLSLIDER_LIBJACK") ?? "libjack.so.0" }
 
     private var client: OpaquePointer?
     private var renderer: JackRenderer?
@@ -25,8 +25,9 @@ final class JackClient {
     /// Loads libjack and opens a client called `name` on the running server (never starting one).
     init(name: String) throws(Failure) {
         var reason = [CChar](repeating: 0, count: 512)
-        guard cjack_load(Self.library, &reason, reason.count) else {
-            throw Failure(description: "cannot load \(Self.library) (\(Self.text(reason))); install jackd2, or pipewire-jack and run wlslider under pw-jack")
+        let library = Self.library
+        guard cjack_load(library, &reason, reason.count) else {
+            throw Failure(description: "cannot load \(library) (\(Self.text(reason))); install jackd2, or pipewire-jack and run wlslider under pw-jack")
         }
         var status: Int32 = 0
         guard let client = cjack_open(name, &status) else {

@@ -61,8 +61,8 @@ public struct MIDIEventBuffer {
 /// never cut at its start. Within a glide the stamps advance by exactly 1 / sample rate per frame
 /// (anchored to JACK's frame counter), so a 0.25 s glide spans exactly 0.25 × rate frames at any
 /// period size; while the value rests the anchor follows the cycle times again, so the sound
-/// card's clock never drifts away from the engine's. A jump of more than ``resyncThreshold``
-/// between the two (an xrun, skipped cycles) re-anchors at once.
+/// card's clock never drifts away from the engine's. A gap of more than ``resyncThreshold``
+/// between the two re-anchors at once, glide or not.
 ///
 /// **Changes within a period.** A feed's course holds from its `since` time; frames stamped
 /// earlier take the course before it, so a target set mid-period changes the value from its own
@@ -88,8 +88,11 @@ public final class JackRenderer: @unchecked Sendable {
     /// MIDI events that found the port buffer full (each was sent later).
     private let midiFull = Atomic<UInt64>(0)
 
-    /// How far the frame-counter stamps may stray from the cycle times before they re-anchor.
-    public static let resyncThreshold = 0.005
+    /// How far the frame-counter stamps may stray from the cycle times during a glide before they
+    /// re-anchor. Generous: a graph whose periods come late and then in a burst (jackd without
+    /// real-time scheduling on a busy machine) makes the cycle times wander by several periods,
+    /// and following them would bend the glide; the sound card's own drift is far smaller.
+    public static let resyncThreshold = 0.05
     /// The least time between two control changes (14-bit values would otherwise change at
     /// almost every frame): at most 1000 a second, a fast hardware controller's rate.
     public static let controlSpacing = 0.001
