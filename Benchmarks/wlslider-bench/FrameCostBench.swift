@@ -72,13 +72,13 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
         return usageError("--wlslider and --floor are required", help: frameCostHelp)
     }
     let measured = options
-    switch blockingAwait({ () async throws -> [String: (cpu: Double, allocations: FrameWindow?)] in
+    switch blockingAwait({ () async throws -> FrameResults in
         try await measureAll(measured)
     }) {
     case .success(let results):
         report(results, options)
         if options.checkOwnAllocations {
-            guard let own = results["wlslider"]?.allocations.flatMap({ $0.allocations?.own }) else {
+            guard let own = results.clients["wlslider"]?.allocations.flatMap({ $0.allocations?.own }) else {
                 printError("Error: --check-own-allocations needs --counter")
                 return 1
             }
@@ -91,11 +91,19 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
     }
 }
 
-private func report(_ results: [String: (cpu: Double, allocations: FrameWindow?)], _ options: FrameCostOptions) {
-    let slider = results["wlslider"], floor = results["floor"], reference = results["reference"]
-    let ratio = (slider?.cpu ?? .nan) / (floor?.cpu ?? .nan)
+/// What `measureAll` found: each client's median CPU per frame and its allocation window, and
+/// the median over the runs of wlslider's CPU per frame ÷ the floor's in the same run (runs
+/// alternate the clients, so a machine whose load drifts weighs on both sides of each ratio).
+private struct FrameResults: Sendable {
+    var clients: [String: (cpu: Double, allocations: FrameWindow?)] = [:]
+    var ratio = Double.nan
+}
+
+private func report(_ results: FrameResults, _ options: FrameCostOptions) {
+    let slider = results.clients["wlslider"], floor = results.clients["floor"], reference = results.clients["reference"]
+    let ratio = results.ratio
     printRow("per animated frame (test compositor, 60 Hz); columns: wlslider | floor client | \(options.reference.isEmpty ? "-" : options.reference)")
-    printRow("  CPU per frame (median of \(options.runs) runs)",
+    printRow("  CPU per frame (medians of \(options.runs) runs; ratio per run)",
              "\(fixed(slider?.cpu ?? .nan, 1)) µs = \(fixed(ratio, 2))× floor",
              "\(fixed(floor?.cpu ?? .nan, 1)) µs | \(fixed(reference?.cpu ?? .nan, 1)) µs",
              target: "≤ 1.5× floor", verdict: verdict(ratio <= 1.5))
@@ -108,7 +116,7 @@ private func report(_ results: [String: (cpu: Double, allocations: FrameWindow?)
     }
 }
 
-private func measureAll(_ options: FrameCostOptions) async throws -> [String: (cpu: Double, allocations: FrameWindow?)] {
+private func measureAll(_ options: FrameCostOptions) async throws -> FrameResults {
     var clients: [(String, [String])] = [("wlslider", [options.wlslider]), ("floor", [options.floor])]
     if !options.reference.isEmpty { clients.append(("reference", [options.reference])) }
     var cpu: [String: [Double]] = [:]
@@ -118,12 +126,13 @@ private func measureAll(_ options: FrameCostOptions) async throws -> [String: (c
             cpu[name, default: []].append(window.cpuMicrosecondsPerFrame)
         }
     }
-    var results: [String: (cpu: Double, allocations: FrameWindow?)] = [:]
+    var results = FrameResults()
     for (name, command) in clients {
         var allocations: FrameWindow?
         if let counter = options.counter { allocations = try await measure(name: name, command: command, counter: counter) }
-        results[name] = (median(cpu[name] ?? [.nan]), allocations)
+        results.clients[name] = (median(cpu[name] ?? [.nan]), allocations)
     }
+    results.ratio = median(zip(cpu["wlslider"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
     return results
 }
 
