@@ -33,8 +33,8 @@ import Testing
         let server = try await JackServer()
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let run = try await startJackWlslider(["--jack", "--value", "10"], server: server, compositor: compositor)
-            try await server.waitForPort("wlslider:value")
-            server.stop()
+            try await server.waitForPort("wlslider:value", of: run)
+            try await server.stop()
             try await run.wait(for: "the line about the server") { run.stderrLines.count == 1 }
             #expect(run.stderrLines == ["wlslider: jack: the server shut wlslider down (JACK server has been closed); no more values go to JACK"]
                     || run.stderrText.hasPrefix("wlslider: jack: the server shut wlslider down"), "\(run.stderrText)")
@@ -52,11 +52,11 @@ import Testing
         let server = try await JackServer()
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let run = try await startJackWlslider(["--jack", "--value", "10"], server: server, compositor: compositor)
-            try await server.waitForPort("wlslider:value")
+            try await server.waitForPort("wlslider:value", of: run)
             run.closeStdout()
             run.send("30\n")  // its line meets EPIPE: stdout ends quietly, JACK goes on
             try await run.expectStillRunning(for: .milliseconds(500))
-            server.stop()
+            try await server.stop()
             #expect(try await run.waitForExit() == 1)
             #expect(run.stderrLines.count == 1 && run.stderrText.contains("jack: the server shut wlslider down"), "\(run.stderrText)")
         }
@@ -75,7 +75,7 @@ import Testing
         }
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let jack = try await startJackWlslider(["--jack", "--value", "10"], server: server, compositor: compositor)
-            try await server.waitForPort("wlslider:value")
+            try await server.waitForPort("wlslider:value", of: jack)
             #expect(String(decoding: readFile("/proc/\(jack.pid)/maps"), as: UTF8.self).contains("libjack"))
             jack.signal(SIGTERM)
             #expect(try await jack.waitForExit() == 0)

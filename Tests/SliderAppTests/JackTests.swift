@@ -39,10 +39,10 @@ import Testing
     private func recordGlide(server: JackServer, to wav: String) async throws -> [Double] {
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let run = try await startJackWlslider(["--jack", "--value", "25", "--scale-output", "0:1"], server: server, compositor: compositor)
-            try await server.waitForPort("wlslider:value")
+            try await server.waitForPort("wlslider:value", of: run)
             let recorder = try WlsliderProcess(["-f", wav, "-d", "2", "-b", "32", "wlslider:value"],
                                                environment: server.environment, executable: "jack_rec")
-            try await server.waitForPort("jackrec:input1")
+            try await server.waitForPort("jackrec:input1", of: recorder)
             try await Task.sleep(for: .milliseconds(300))
             run.send("75\n")
             #expect(try await recorder.waitForExit() == 0, "\(recorder.summary)")
@@ -75,8 +75,8 @@ import Testing
         let server = try await JackServer()
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let run = try await startJackWlslider(["--jack", "--jack-name", "fader"], server: server, compositor: compositor)
-            try await server.waitForPort("fader:value")
-            let property = try server.runTool(["jack_property", "-p", "-l", "fader:value", "http://jackaudio.org/metadata/signal-type"])
+            try await server.waitForPort("fader:value", of: run)
+            let property = try await server.runTool(["jack_property", "-p", "-l", "fader:value", "http://jackaudio.org/metadata/signal-type"])
             #expect(property.stdout.split(separator: "\n").first == "CV", "\(property)")
             run.signal(SIGTERM)
             #expect(try await run.waitForExit() == 0)
@@ -90,7 +90,7 @@ import Testing
     func controlChangesFollowTheGlide(fourteenBit: Bool) async throws {
         let server = try await JackServer()
         let dump = try WlsliderProcess(["stdbuf", "-oL", "jack_midi_dump", "-a"], environment: server.environment, executable: "env")
-        try await server.waitForPort("midi-monitor:input")
+        try await server.waitForPort("midi-monitor:input", of: dump)
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let controller = fourteenBit ? "1" : "7"
             let run = try await startJackWlslider(["--midi-cc", controller, "--midi-channel", "3", "--value", "25"]
@@ -141,13 +141,13 @@ import Testing
         defer { removeDirectory(directory) }
         let wav = directory + "/value.wav"
         let dump = try WlsliderProcess(["stdbuf", "-oL", "jack_midi_dump", "-a"], environment: server.environment, executable: "env")
-        try await server.waitForPort("midi-monitor:input")
+        try await server.waitForPort("midi-monitor:input", of: dump)
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let run = try await startJackWlslider(["--jack", "--midi-cc", "20", "--jack-connect", "midi-monitor:input", "--value", "25",
                                                    "--scale-output", "0:1", "--jump-duration", "5"], server: server, compositor: compositor)
             let recorder = try WlsliderProcess(["-f", wav, "-d", "3", "-b", "32", "wlslider:value"],
                                                environment: server.environment, executable: "jack_rec")
-            try await server.waitForPort("jackrec:input1")
+            try await server.waitForPort("jackrec:input1", of: recorder)
             run.send("75\n")
             try await Task.sleep(for: .milliseconds(500))
             run.signal(SIGTERM)
@@ -208,7 +208,7 @@ func deviation(_ samples: [Double], glideStart: Double, from: Int, to: Int) -> (
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let run = try await startJackWlslider(["--jack", "--midi-cc", "1", "--midi-14bit", "--value", "0", "--jump-duration", "0.05"],
                                                   server: server, compositor: compositor)
-            try await server.waitForPort("wlslider:value")
+            try await server.waitForPort("wlslider:value", of: run)
             let spinning = Atomic<Bool>(true)
             let spinners = (0..<2).map { _ in Thread { while spinning.load(ordering: .relaxed) {} } }
             spinners.forEach { $0.start() }

@@ -57,7 +57,7 @@ func startListening(_ arguments: [String], compositor: TestCompositor, jack: Jac
             let (run, port) = try await startListening(["--jack", "--value", "25", "--scale-output", "0:1"], compositor: compositor, jack: server)
             let recorder = try WlsliderProcess(["-f", wav, "-d", "2", "-b", "32", "wlslider:value"],
                                                environment: server.environment, executable: "jack_rec")
-            try await server.waitForPort("jackrec:input1")
+            try await server.waitForPort("jackrec:input1", of: recorder)
             sendDatagram(oscMessage("/wlslider/value", "f", bigEndian(Float(75).bitPattern)), to: port)
             let lines = try await run.waitForLastLine("0.75")
             #expect(numbers(lines).count > 5 && isAscending(numbers(lines), strictly: true), "not a glide: \(lines)")

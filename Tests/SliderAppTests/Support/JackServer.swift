@@ -40,10 +40,12 @@ final class JackServer {
                 let process = try WlsliderProcess(["-n", name] + scheduling + ["-d", "dummy", "-r", String(rate), "-p", String(period)],
                                                   environment: [:], executable: "jackd")
                 let environment = ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"]
-                try await process.wait(for: "jackd \(name) to answer jack_lsp", timeout: .seconds(20)) {
-                    (try? Self.runTool(["jack_lsp"], environment: environment))?.stdout.contains("system:") == true || process.exitCode != nil
+                let deadline = ContinuousClock.now + .seconds(20)
+                while process.exitCode == nil, ContinuousClock.now < deadline,
+                      (try? await Self.runTool(["jack_lsp"], environment: environment))?.stdout.contains("system:") != true {
+                    try await Task.sleep(for: .milliseconds(20))
                 }
-                if process.exitCode == nil {
+                if process.exitCode == nil, ContinuousClock.now < deadline {
                     (self.name, self.slot, self.process) = (name, slot, process)
                     return
                 }
@@ -56,45 +58,54 @@ final class JackServer {
     }
 
     deinit {
-        stop()
+        // A test that did not stop it: SIGTERM, so that it unregisters, and a short wait (it takes
+        // a few milliseconds); the process's own deinit kills what is left.
+        if process.exitCode == nil {
+            process.signal(SIGTERM)
+            for _ in 0..<300 where process.exitCode == nil { usleep(10_000) }
+        }
         Self.pool.withLock { _ = $0.remove(slot) }
     }
 
     /// Shuts the server down (SIGTERM, as a user would) and waits for it to go.
-    func stop() {
+    func stop() async throws {
         guard process.exitCode == nil else { return }
         process.signal(SIGTERM)
-        for _ in 0..<1000 where process.exitCode == nil { usleep(10_000) }
+        try await process.wait(for: "jackd \(name) to exit on SIGTERM") { process.exitCode != nil }
     }
 
     /// What jackd printed: jack2 names a client that missed its deadline
     /// ("JackEngine::XRun: client = NAME was not finished").
     var log: String { process.stdoutText + process.stderrText }
 
-    /// Runs a JACK tool against this server to its end (a few seconds at most).
+    /// Runs a JACK tool against this server to its end (a few seconds at most). Waits without
+    /// holding one of the test runner's few threads.
     @discardableResult
-    func runTool(_ command: [String]) throws -> (status: Int32, stdout: String) {
-        try Self.runTool(command, environment: environment)
+    func runTool(_ command: [String]) async throws -> (status: Int32, stdout: String) {
+        try await Self.runTool(command, environment: environment)
     }
 
-    private static func runTool(_ command: [String], environment: [String: String]) throws -> (status: Int32, stdout: String) {
+    private static func runTool(_ command: [String], environment: [String: String]) async throws -> (status: Int32, stdout: String) {
         let run = try WlsliderProcess(Array(command.dropFirst()), environment: environment, executable: command[0])
-        for _ in 0..<1000 where run.exitCode == nil { usleep(5_000) }
-        guard let status = run.exitCode else { throw WaitTimeout(description: "\(command) did not end:\n\(run.summary)") }
-        for _ in 0..<100 where !run.isFinished { usleep(2_000) }
+        let status = try await run.waitForExit(timeout: .seconds(10))
         return (status, run.stdoutText)
     }
 
     /// The ports the server lists now.
-    func ports() -> [String] {
-        ((try? runTool(["jack_lsp"]))?.stdout ?? "").split(separator: "\n").map(String.init)
+    func ports() async -> [String] {
+        ((try? await runTool(["jack_lsp"]))?.stdout ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// Waits until port `name` exists.
-    func waitForPort(_ name: String) async throws {
+    /// Waits until port `name` exists. `owner` is the process that registers it: should it end
+    /// first, the wait ends at once and says what it printed.
+    func waitForPort(_ name: String, of owner: WlsliderProcess? = nil) async throws {
         let deadline = ContinuousClock.now + patience
-        while !ports().contains(name) {
-            guard ContinuousClock.now < deadline else { throw WaitTimeout(description: "no port \(name): \(ports())\n\(log)") }
+        while await !ports().contains(name) {
+            let ownerGone = owner?.exitCode != nil
+            guard ContinuousClock.now < deadline, !ownerGone else {
+                throw WaitTimeout(description: "no port \(name)\(ownerGone ? ": its client ended" : ""): \(await ports())\n"
+                                  + (owner.map { "\($0.summary)\n" } ?? "") + "jackd: \(log)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
