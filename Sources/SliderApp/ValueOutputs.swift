@@ -229,5 +229,6 @@ final class ValueOutputs {
         for warning in osc?.takeWarnings() ?? [] { report(warning) }
         for warning in exec?.takeWarnings() ?? [] { report(warning) }
         for warning in audio?.takeWarnings() ?? [] { report(warning) }
+        for warning in jack?.takeWarnings() ?? [] { report(warning) }
     }
 }

@@ -45,18 +45,20 @@ final class JackClient {
     var bufferSize: Int { client.map { Int(cjack_buffer_size($0)) } ?? 0 }
 
     /// Registers the `value` audio port, marked as a control signal (JACK metadata `signal-type`
-    /// = `CV`), and/or the `midi` port.
-    func registerPorts(audio: Bool, midi: Bool) throws(Failure) {
-        guard let client else { return }
+    /// = `CV`), and/or the `midi` port. Returns false when the port could not be marked: the
+    /// server keeps no metadata (PipeWire's JACK before the session manager has made its
+    /// `default` metadata object, a jack2 built without it); the port works all the same.
+    func registerPorts(audio: Bool, midi: Bool) throws(Failure) -> Bool {
+        guard let client else { return true }
+        var tagged = true
         if audio {
             guard cjack_register_output(client, "value", false) == 0 else { throw Failure(description: "cannot register the port \(name):value") }
-            guard cjack_set_audio_signal_type(client, "CV") == 0 else {
-                throw Failure(description: "cannot set the signal-type of \(name):value to CV (jack_set_property failed)")
-            }
+            tagged = cjack_set_audio_signal_type(client, "CV") == 0
         }
         if midi {
             guard cjack_register_output(client, "midi", true) == 0 else { throw Failure(description: "cannot register the port \(name):midi") }
         }
+        return tagged
     }
 
     /// Starts the process callback; from now on JACK's real-time thread runs `renderer.render`.

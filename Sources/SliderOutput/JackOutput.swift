@@ -9,7 +9,8 @@ import SliderEngine
 /// The main thread's side: `publish(_:engineNow:)` after every change of the engine (a new
 /// target, a range change, a gesture) hands the new course over, wait-free; nothing per frame.
 ///
-/// Failure rules: a missing library or server is a `SinkSetupError` (one line, exit 1). The server
+/// Failure rules: a missing library or server is a `SinkSetupError` (one line, exit 1); a port
+/// the server cannot mark as a control signal is a warning (``takeWarnings()``). The server
 /// going away later makes `pollDescriptor` readable: `handle()` then returns the one line to print,
 /// and the sink ends (wlslider goes on with its other sinks). On the way out, `finish` publishes
 /// the settled course and waits (bounded) until a whole period has ended on the target and the
@@ -43,6 +44,7 @@ public final class JackOutput {
     private var published: PresentedValue
     private var generation: UInt64 = 1
     private var ended = false
+    private var warnings = WarningLog()
     /// The name the server gave the client (`wlslider`, or `wlslider-01` when taken).
     public var clientName: String { client.name }
     /// Xruns the server reported to the client: the graph's, whoever was late (jackd's log names
@@ -57,7 +59,11 @@ public final class JackOutput {
         let option = options.audio ? "--jack" : "--midi-cc"
         do throws(JackClient.Failure) {
             client = try JackClient(name: options.name)
-            try client.registerPorts(audio: options.audio, midi: options.midi != nil)
+            if try !client.registerPorts(audio: options.audio, midi: options.midi != nil) {
+                warnings.once(key: "signal-type", "--jack: \(client.name):value is not marked as a control signal (jack_set_property "
+                    + "of signal-type CV failed: the server keeps no metadata yet; under PipeWire the session manager makes it); "
+                    + "it carries the values all the same")
+            }
             published = course
             renderer = JackRenderer(initial: Self.feed(course, engineNow: engineNow, generation: 1), mapping: mapping,
                                     control: options.midi)
@@ -69,6 +75,9 @@ public final class JackOutput {
     }
 
     deinit { client.close() }
+
+    /// Warnings not yet printed (each distinct one once).
+    public func takeWarnings() -> [String] { warnings.take() }
 
     /// The descriptor to poll for POLLIN: readable once the server shut the client down; nil once
     /// the sink has ended.
