@@ -273,7 +273,7 @@ struct WlsliderTouchTests {
         }
     }
 
-    @Test("a value from stdin while a finger holds the slider waits: the gesture wins, the stdin target applies after the lift")
+    @Test("a value from stdin while a finger holds the slider waits: the gesture wins, the stdin target applies after the lift and the settle window")
     func stdinWaitsForGesture() async throws {
         try await withTestCompositor { compositor in
             let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
@@ -293,18 +293,38 @@ struct WlsliderTouchTests {
             try await slider.advance(frames: 3)
             #expect(try slider.lastValue() == 62.5, "the finger still drives")
 
+            // After the lift the target waits the settle window too (--settle, 0.3 s by default): a
+            // controller bound to the value may still be sending what the finger made. The window
+            // runs on wlslider's own timer, in real time: stepping the virtual clock cannot end it.
+            let lifted = ContinuousClock.now
             try await slider.touch([.up(id: 0), .frame])
-            let after = try await slider.settle()
-            // The lift is drawn at once, a moment (the client's own reaction time) into the glide to 10.
-            #expect(after.first?.phase == "ended" && abs((after.first?.value ?? 0) - 62.5) < 0.01, "\(after)")
-            let values = after.map(\.value)
-            #expect(zip(values, values.dropFirst()).allSatisfy { $0 > $1 } && values.last == 10, "then glides to 10: \(values)")
+            let lift = try await slider.settle()
+            #expect(lift.first?.phase == "ended" && lift.allSatisfy { abs($0.value - 62.5) < 0.01 },
+                    "the lift is drawn where the finger left the slider, and nothing glides yet: \(lift)")
+            let surface = slider.surface
+            try await compositor.waitUntil("the settle window to end: a frame for the glide to 10") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
+            let waited = ContinuousClock.now - lifted
+            #expect(waited >= .milliseconds(300), "the stdin target applied \(waited) after the lift, inside the settle window")
+
+            // Then it applies: the redraw at the window's end is drawn at once, a moment (wlslider's
+            // own reaction time) into the glide, and the frames stepped from that moment on run the
+            // rest of a whole 0.25 s glide down to 10.
+            try await slider.sync()
+            let atEnd = try slider.takeLines()
+            let redraw = try #require(atEnd.last, "no line for the redraw at the window's end")
+            try await slider.catchUp(toEngineTime: redraw.t)  // the timer's moment carries no timestamp
+            let glide = atEnd + (try await slider.settle())
+            let values = glide.map(\.value)
+            #expect(values.first.map { $0 <= 62.5 && $0 > 60 } == true && zip(values, values.dropFirst()).allSatisfy { $0 > $1 } && values.last == 10,
+                    "then glides from 62.5 to 10: \(glide)")
             #expect((15...17).contains(values.count), "over 0.25 s: \(values.count) frames")
+            if let ended = lift.first, let start = glide.first {
+                #expect(start.t - ended.t >= 300, "the glide starts \(start.t - ended.t) ms of engine time after the lift")
+            }
             #expect(slider.standardError.split(separator: "\n").count == 1, "one line for the bad command: \(slider.standardError)")
 
             // Without a finger, stdin moves the slider directly.
             try compositor.writeStandardInput(slider.process, "+5\n")
-            let surface = slider.surface
             try await compositor.waitUntil("a frame for the stdin command") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
             try await slider.catchUp()
             try await slider.settle()
