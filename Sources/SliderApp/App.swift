@@ -128,7 +128,8 @@ private final class Session {
         let controller = SliderController(
             model: model, style: options.style, clock: clock, loop: loop, outputs: outputs,
             manageInputRegion: configuration.edge != nil)
-        let targets = ExternalTargets(controller: controller, loop: loop, settle: options.settle, format: options.output.format)
+        let targets = ExternalTargets(controller: controller, loop: loop, clock: clock, settle: options.settle,
+                                      format: options.output.format)
         model.onChange = { [unowned outputs, unowned targets, unowned model] in
             outputs.engineChanged()
             targets.engineChanged(model.slider)

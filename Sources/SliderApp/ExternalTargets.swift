@@ -10,6 +10,9 @@ import SliderOutput
 /// - When the gesture ends, they keep waiting for the settle window (`--settle`, 0.3 s by
 ///   default), then the waiting one applies: a DAW or controller bound to the same parameter is
 ///   still sending the values the finger made, late, and would otherwise pull the slider back.
+///   The window is counted from the lift's own time on the engine's clock (the compositor's
+///   timestamp, as for all input) and waited for on the loop's timer: it ends once both have run
+///   for the whole window, which with a real compositor is the same moment.
 /// - A value arriving from the touch-down to the window's end that equals one wlslider itself
 ///   sent in that time (as emitted, as mapped for `--osc`, or as printed) is an echo and is dropped.
 /// With `--settle 0` a waiting target applies as soon as the gesture ends, as the engine's own
@@ -25,6 +28,7 @@ final class ExternalTargets {
 
     private let controller: SliderController
     private let loop: EventLoop
+    private let clock: AppClock
     private let settle: Double
     private let mapping: OutputMapping
     private let precision: Int
@@ -33,6 +37,8 @@ final class ExternalTargets {
     private var held = false
     /// From touch-down until the settle window ends.
     private var watching: Bool { held || settleTimer.isScheduled }
+    /// Engine time at which the settle window after the last lift ends.
+    private var windowEnd = -Double.infinity
     private var waiting: Request?
     /// What wlslider sent since the touch-down: each sample's value as emitted, as mapped and as
     /// printed, as Floats (an OSC echo comes back as a float32). A ring of the newest.
@@ -42,9 +48,10 @@ final class ExternalTargets {
     /// Called with true on touch-down and false on lift (`--osc`: ADDRESS/touched).
     var onTouch: (Bool) -> Void = { _ in }
 
-    init(controller: SliderController, loop: EventLoop, settle: Double, format: OutputFormat) {
+    init(controller: SliderController, loop: EventLoop, clock: AppClock, settle: Double, format: OutputFormat) {
         self.controller = controller
         self.loop = loop
+        self.clock = clock
         self.settle = settle
         mapping = format.mapping
         precision = format.precision
@@ -70,6 +77,7 @@ final class ExternalTargets {
             sentCount = 0
         } else {
             // Applied from the loop, never from inside the engine change that ended the gesture.
+            windowEnd = slider.time + settle
             loop.schedule(settleTimer, afterMilliseconds: settle * 1000)
         }
         onTouch(holding)
@@ -95,6 +103,13 @@ final class ExternalTargets {
     }
 
     private func windowEnded() {
+        // The timer ran the whole window; the engine's clock may not have yet, when the
+        // compositor's stamps run behind our clock (a test's stepped clock): wait for the rest.
+        let left = windowEnd - clock.now()
+        if left > 0 {
+            loop.schedule(settleTimer, afterMilliseconds: max(left * 1000, 1))
+            return
+        }
         sentCount = 0
         guard let request = waiting else { return }
         waiting = nil

@@ -295,7 +295,8 @@ struct WlsliderTouchTests {
 
             // After the lift the target waits the settle window too (--settle, 0.3 s by default): a
             // controller bound to the value may still be sending what the finger made. The window
-            // runs on wlslider's own timer, in real time: stepping the virtual clock cannot end it.
+            // ends once 0.3 s have passed both on wlslider's own timer, in real time (stepping the
+            // virtual clock cannot end it), and on the engine's clock from the lift's timestamp.
             let lifted = ContinuousClock.now
             try await slider.touch([.up(id: 0), .frame])
             let lift = try await slider.settle()
