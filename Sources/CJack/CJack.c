@@ -197,7 +197,14 @@ void cjack_close(struct cjack_client *c)
 {
     if (!c)
         return;
-    if (c->active && !atomic_load(&c->shut_down))
+    if (atomic_load(&c->shut_down)) {
+        /* After the server shut the client down, jack2's jack_client_close can wait forever on a
+         * lock its own notification thread keeps (jackaudio/jack2#395; reproduced here about one
+         * time in six): the client is left as it is, its few threads asleep, until the process
+         * ends. Nothing calls into it again, and the render function is not called any more. */
+        return;
+    }
+    if (c->active)
         api.deactivate(c->client);
     api.client_close(c->client);
     close(c->notify_fd);

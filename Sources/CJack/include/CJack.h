@@ -49,7 +49,8 @@ bool cjack_load(const char *library, char *reason, size_t reason_size);
  * when there is no server (or it refused); the client is not active yet. Registers the shim's
  * process, shutdown and xrun callbacks and opens the eventfd the callbacks write to. */
 struct cjack_client *cjack_open(const char *name, int *status);
-/* Deactivates (if active), closes the client (also after the server went away) and frees it. */
+/* Deactivates (if active), closes the client and frees it. After the server shut the client
+ * down it is left alone instead (jack2's jack_client_close can hang then); it is not used again. */
 void cjack_close(struct cjack_client *client);
 
 /* The name the server gave the client (it appends -01, -02 … when the name is taken). */
