@@ -276,7 +276,9 @@ struct WlsliderTouchTests {
     @Test("a value from stdin while a finger holds the slider waits: the gesture wins, the stdin target applies after the lift and the settle window")
     func stdinWaitsForGesture() async throws {
         try await withTestCompositor { compositor in
-            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            // A settle window of 1 s, longer than the thumb's 0.3 s shrink after the lift: the
+            // frames of the shrink, stepped first, cannot run into it.
+            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--settle", "1"], standardInput: true)
             try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame])
 
             // "10" is read while the finger holds. A bad line after it is reported on stderr: once that
@@ -293,10 +295,10 @@ struct WlsliderTouchTests {
             try await slider.advance(frames: 3)
             #expect(try slider.lastValue() == 62.5, "the finger still drives")
 
-            // After the lift the target waits the settle window too (--settle, 0.3 s by default): a
-            // controller bound to the value may still be sending what the finger made. The window
-            // ends once 0.3 s have passed both on wlslider's own timer, in real time (stepping the
-            // virtual clock cannot end it), and on the engine's clock from the lift's timestamp.
+            // After the lift the target waits the settle window too: a controller bound to the
+            // value may still be sending what the finger made. The window ends once it has passed
+            // both on wlslider's own timer, in real time (stepping the virtual clock cannot end
+            // it), and on the engine's clock from the lift's timestamp.
             let lifted = ContinuousClock.now
             try await slider.touch([.up(id: 0), .frame])
             let lift = try await slider.settle()
@@ -305,7 +307,7 @@ struct WlsliderTouchTests {
             let surface = slider.surface
             try await compositor.waitUntil("the settle window to end: a frame for the glide to 10") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
             let waited = ContinuousClock.now - lifted
-            #expect(waited >= .milliseconds(300), "the stdin target applied \(waited) after the lift, inside the settle window")
+            #expect(waited >= .seconds(1), "the stdin target applied \(waited) after the lift, inside the settle window")
 
             // Then it applies: the redraw at the window's end is drawn at once, a moment (wlslider's
             // own reaction time) into the glide, and the frames stepped from that moment on run the
@@ -320,7 +322,7 @@ struct WlsliderTouchTests {
                     "then glides from 62.5 to 10: \(glide)")
             #expect((15...17).contains(values.count), "over 0.25 s: \(values.count) frames")
             if let ended = lift.first, let start = glide.first {
-                #expect(start.t - ended.t >= 300, "the glide starts \(start.t - ended.t) ms of engine time after the lift")
+                #expect(start.t - ended.t >= 1000, "the glide starts \(start.t - ended.t) ms of engine time after the lift")
             }
             #expect(slider.standardError.split(separator: "\n").count == 1, "one line for the bad command: \(slider.standardError)")
 
@@ -330,6 +332,44 @@ struct WlsliderTouchTests {
             try await slider.catchUp()
             try await slider.settle()
             #expect(try slider.lastValue() == 15)
+            try await slider.terminate(allowingStandardError: true)
+        }
+    }
+
+    @Test("the settle window runs on the compositor's clock too: with frames whose clock runs slower than real time, the target waits until that clock has run the window")
+    func settleWindowFollowsTheCompositorsClock() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--settle", "1"], standardInput: true)
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame])
+            try await slider.touch([.motion(id: 0, x: 194.5, y: 24), .frame])
+            try await slider.advance(frames: 3)
+            try compositor.writeStandardInput(slider.process, "10\nbogus\n")
+            let process = slider.process
+            try await compositor.waitUntil("wlslider to read the target") { ($0.processes[process]?.standardError ?? "").contains("bogus") }
+            _ = try slider.takeLines()
+            try await slider.touch([.up(id: 0), .frame])
+
+            // The thumb's 0.3 s shrink in frames 4 ms apart on the virtual clock and at least 8 ms
+            // apart in real time: by its end the compositor's clock lags real time by 0.3 s or
+            // more, so wlslider's 1 s timer runs out before that clock has moved 1 s past the lift.
+            var lift: [ValueLine] = []
+            let surface = slider.surface
+            while try compositor.surface(surface).frameCallbacksPending > 0 {
+                try await Task.sleep(for: .milliseconds(8))
+                lift += try await slider.advance(by: 4)
+            }
+            // The lift is drawn with the first frame after it, 4 ms later on this clock.
+            let ended = try #require(lift.first, "the lift is not drawn")
+            #expect(ended.phase == "ended" && lift.allSatisfy { $0.value == 62.5 }, "\(lift)")
+
+            // The window's end: a redraw and a frame for the glide.
+            try await compositor.waitUntil("the settle window to end: a frame for the glide to 10") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
+            try await slider.sync()
+            let redraw = try #require(try slider.takeLines().last, "no line for the redraw at the window's end")
+            #expect(redraw.t - ended.t >= 996, "the target applied \(redraw.t - ended.t) ms of the compositor's time after the lift: \(redraw)")
+            try await slider.catchUp(toEngineTime: redraw.t)
+            let glide = try await slider.settle()
+            #expect(glide.last?.value == 10 && glide.allSatisfy { $0.value < redraw.value }, "then it glides to 10: \(glide)")
             try await slider.terminate(allowingStandardError: true)
         }
     }
