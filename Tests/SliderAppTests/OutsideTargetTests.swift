@@ -55,7 +55,9 @@ func startListening(_ arguments: [String], compositor: TestCompositor, jack: Jac
         let wav = directory + "/value.wav"
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
             let (run, port) = try await startListening(["--jack", "--value", "25", "--scale-output", "0:1"], compositor: compositor, jack: server)
-            let recorder = try WlsliderProcess(["-f", wav, "-d", "2", "-b", "32", "wlslider:value"],
+            // 4 s: the target goes out once the recorder's port is there, which on a busy machine
+            // can be a second or more after it began recording.
+            let recorder = try WlsliderProcess(["-f", wav, "-d", "4", "-b", "32", "wlslider:value"],
                                                environment: server.environment, executable: "jack_rec")
             try await server.waitForPort("jackrec:input1", of: recorder)
             sendDatagram(oscMessage("/wlslider/value", "f", bigEndian(Float(75).bitPattern)), to: port)
