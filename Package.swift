@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "CInjectorProtocols", dependencies: ["CWaylandClient"]),
         // libdecor through dlopen: no link-time dependency, loaded only where it decorates.
         .target(name: "CLibdecor"),
+        // libjack, loaded at run time by --jack / --midi-cc (dlopen; no link-time dependency).
+        .target(name: "CJack"),
 
         // The system layer, below both WaylandClient and SliderOutput.
         .target(name: "CPosix"),
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "SliderEngine"),
         .target(name: "SliderRender", dependencies: ["CPixman", "SliderEngine"]),
         .target(name: "WaylandClient", dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLibdecor"]),
-        .target(name: "SliderOutput", dependencies: ["Posix", "SliderEngine"]),
+        .target(name: "SliderOutput", dependencies: ["Posix", "SliderEngine", "CJack"]),
         .target(name: "SliderApp", dependencies: ["Posix", "SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
         .executableTarget(
             name: "wlslider",

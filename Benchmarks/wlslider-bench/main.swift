@@ -30,6 +30,7 @@ let commands: [BenchCommand] = [
     startupBenchCommand,
     idleInputBenchCommand,
     frameCostBenchCommand,
+    jackBenchCommand,
     rowCommand,
 ]
 

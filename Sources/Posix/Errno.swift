@@ -41,6 +41,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noReader = Errno(ENXIO)
     /// ETIMEDOUT.
     public static let timedOut = Errno(ETIMEDOUT)
+    /// EADDRINUSE: another socket is bound to that address.
+    public static let addressInUse = Errno(EADDRINUSE)
 }
 
 /// A failed system call: what was attempted (with the numbers that matter) and the errno it got.

@@ -120,7 +120,7 @@ private final class Session {
         let model = SliderModel(slider)
         let outputs: ValueOutputs
         do {
-            outputs = try ValueOutputs(options: options.output, loop: loop, clock: clock, source: model)
+            outputs = try ValueOutputs(options: options.output, loop: loop, clock: clock, model: model)
         } catch {
             report(error.description)
             return .failure
@@ -128,11 +128,29 @@ private final class Session {
         let controller = SliderController(
             model: model, style: options.style, clock: clock, loop: loop, outputs: outputs,
             manageInputRegion: configuration.edge != nil)
+        let targets = ExternalTargets(controller: controller, loop: loop, clock: clock, settle: options.settle,
+                                      format: options.output.format)
+        model.onChange = { [unowned outputs, unowned targets, unowned model] in
+            outputs.engineChanged()
+            targets.engineChanged(model.slider)
+        }
+        targets.onTouch = { [unowned outputs] in outputs.touched($0) }
+        outputs.onEmit = { [unowned targets] in targets.recordSent($0, range: $1) }
+        let osc: OSCControl?
+        do {
+            osc = try options.oscListen.map { listen throws(SinkSetupError) in
+                try OSCControl(listen: listen, address: options.output.osc?.address ?? OSCDestination.defaultAddress,
+                               loop: loop, targets: targets)
+            }
+        } catch {
+            report(error.description)
+            return .failure
+        }
         loop.addSignalSource(signals) { [unowned self] _ in self.stop(.success) }
-        return run(controller: controller, outputs: outputs)
+        return withExtendedLifetime(osc) { run(controller: controller, outputs: outputs, targets: targets) }
     }
 
-    private func run(controller: SliderController, outputs: ValueOutputs) -> ExitStatus {
+    private func run(controller: SliderController, outputs: ValueOutputs, targets: ExternalTargets) -> ExitStatus {
         controller.onExit = { [unowned self] status, message in
             if let message { report(message) }
             self.stop(status)
@@ -145,7 +163,7 @@ private final class Session {
             report(error.description)
             return .failure
         }
-        let stdin = StdinControl(loop: loop, controller: controller, exitOnEOF: options.exitOnEOF)
+        let stdin = StdinControl(loop: loop, controller: controller, targets: targets, exitOnEOF: options.exitOnEOF)
         stdin.onQuit = { [unowned self] in self.stop(.success) }
         controller.emitInitialValue()
         do {

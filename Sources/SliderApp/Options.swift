@@ -16,6 +16,8 @@ public struct OutputOptions: Sendable {
     public var audioOut: AudioRateWriter.Destination? = nil
     /// `--rate`, samples per second of the audio-rate output.
     public var rate = 48_000
+    /// `--jack`, `--midi-cc` and their companions: wlslider as a JACK client.
+    public var jack: JackOutput.Options? = nil
 
     public init() {}
 }
@@ -36,6 +38,10 @@ public struct AppOptions: Sendable {
     public var output = OutputOptions()
     /// Exit when stdin ends instead of carrying on.
     public var exitOnEOF = false
+    /// `--osc-listen [HOST:]PORT`: targets from OSC.
+    public var oscListen: OSCListenAddress? = nil
+    /// `--settle`: how long outside targets wait after a gesture ends, in seconds.
+    public var settle = 0.3
 
     public init() {}
 }

@@ -5,19 +5,22 @@ import Posix
 /// Commands read from stdin, one per line: a number sets the target, `+N`/`-N` move it, `min X`,
 /// `max X` and `step X` change the range live, `quit` exits. A bad line is reported once on stderr
 /// and changes nothing. The end of input, or a read error (reported), stops reading; with
-/// `--exit-on-eof` either one ends wlslider.
+/// `--exit-on-eof` either one ends wlslider. Targets go through `ExternalTargets`: they wait while
+/// a finger holds the slider and for the settle window after it.
 final class StdinControl {
     private let reader = LineReader(fileDescriptor: Descriptor.standardInput.rawValue)
     private let loop: EventLoop
     private let controller: SliderController
+    private let targets: ExternalTargets
     private let exitOnEOF: Bool
     private var source: EventLoop.SourceToken?
     /// Called for `quit`, and at the end of input with `--exit-on-eof`.
     var onQuit: () -> Void = {}
 
-    init(loop: EventLoop, controller: SliderController, exitOnEOF: Bool) {
+    init(loop: EventLoop, controller: SliderController, targets: ExternalTargets, exitOnEOF: Bool) {
         self.loop = loop
         self.controller = controller
+        self.targets = targets
         self.exitOnEOF = exitOnEOF
         source = loop.addSource(fd: reader.descriptor.rawValue, events: .readable) { [weak self] _ in self?.readAvailable() }
     }
@@ -53,6 +56,10 @@ final class StdinControl {
             break
         case .success(.quit):
             onQuit()
+        case .success(.setTarget(let v)?):
+            targets.submit(.absolute(v))
+        case .success(.adjustTarget(let d)?):
+            targets.submit(.relative(d))
         case .success(let command?):
             do {
                 try controller.update { slider, t throws(SliderError) in try Self.apply(command, to: &slider, at: t) }

@@ -2,8 +2,8 @@ import Posix
 import SliderEngine
 import SliderOutput
 
-/// Every sink of the value stream, wired into the event loop: stdout lines, OSC, the exec hook and
-/// the audio-rate writer. Each emitted sample reaches each sink; each sink's warnings reach stderr.
+/// Every sink of the value stream, wired into the event loop: stdout lines, OSC, the exec hook,
+/// the audio-rate writer and the JACK client. Each emitted sample reaches each sink; each sink's warnings reach stderr.
 ///
 /// Each sink's descriptor is polled for its errors as well as for room to write, and each sink
 /// resolves what poll reported itself, so no error condition stays set on a polled descriptor (a
@@ -18,6 +18,10 @@ final class ValueOutputs {
     private let osc: OSCSender?
     private let exec: ExecHook?
     private var audio: AudioRateWriter?
+    /// `--jack` / `--midi-cc`: fed on every change of the engine, not per frame.
+    private var jack: JackOutput?
+    private var jackSource: EventLoop.SourceToken?
+    private let model: SliderModel
     private var stdoutSource: EventLoop.SourceToken?
     private var oscSource: EventLoop.SourceToken?
     private var execSource: (fd: Descriptor, token: EventLoop.SourceToken)?
@@ -30,15 +34,18 @@ final class ValueOutputs {
     var onNoSinkLeft: (ExitStatus) -> Void = { _ in }
     /// True once the last sink left has failed (wlslider then exits 1, whatever else ended it).
     private(set) var lastSinkFailed = false
+    /// Sees every frame's samples as they go out (the echo rule of `ExternalTargets`).
+    var onEmit: (SmallList<ValueSample>, SliderRange) -> Void = { _, _ in }
 
     /// How often the audio-rate stream is topped up: a value change reaches its reader at most this
     /// late, at the cost of this many wake-ups a second while `--audio-out` is on.
     static let audioPeriodMilliseconds = 5.0
 
-    /// The sinks `options` ask for; the audio-rate one samples `source`.
-    init(options: OutputOptions, loop: EventLoop, clock: AppClock, source: any ValueSource) throws(SinkSetupError) {
+    /// The sinks `options` ask for; the audio-rate one samples `model`, the JACK client follows it.
+    init(options: OutputOptions, loop: EventLoop, clock: AppClock, model: SliderModel) throws(SinkSetupError) {
         self.loop = loop
         self.clock = clock
+        self.model = model
         audioOnStdout = options.audioOut == .standardOutput
         if !audioOnStdout {
             formatter = LineFormatter(format: options.format)
@@ -51,14 +58,18 @@ final class ValueOutputs {
         exec = options.exec.map { ExecHook(template: $0, format: options.format) }
         if let destination = options.audioOut {
             audio = try AudioRateWriter(destination: destination, sampleRate: options.rate, startTime: clock.now(),
-                                        mapping: options.format.mapping, source: source)
+                                        mapping: options.format.mapping, source: model)
+        }
+        if let jackOptions = options.jack {
+            jack = try JackOutput(options: jackOptions, mapping: options.format.mapping, course: model.slider.presentation,
+                                  engineNow: clock.now)
         }
         register()
     }
 
     /// How many sinks still take values.
     private var liveSinks: Int {
-        (stdout != nil ? 1 : 0) + (osc != nil ? 1 : 0) + (exec != nil ? 1 : 0) + (audio != nil ? 1 : 0)
+        (stdout != nil ? 1 : 0) + (osc != nil ? 1 : 0) + (exec != nil ? 1 : 0) + (audio != nil ? 1 : 0) + (jack != nil ? 1 : 0)
     }
 
     // MARK: Emitting
@@ -74,13 +85,30 @@ final class ValueOutputs {
             osc?.send(sample, range: range)
             exec?.submit(sample, range: range)
         }
+        onEmit(samples, range)
         afterSinkActivity()
+    }
+
+    /// A gesture took hold of the slider (true) or let go: `--osc` sends ADDRESS/touched 1 or 0.
+    func touched(_ holding: Bool) {
+        guard let osc else { return }
+        osc.sendTouched(holding)
+        afterSinkActivity()
+    }
+
+    /// After any change of the engine: the JACK client gets the new course at once (wait-free;
+    /// nothing happens when the course is the same, as after a frame).
+    func engineChanged() {
+        jack?.publish(model.slider.presentation, engineNow: clock.now)
     }
 
     /// The way out: the final sample to every sink, then every sink drained within bounded waits.
     /// `now` is when the engine settled on the final value (the audio stream ends there).
     func finish(with final: ValueSample, range: SliderRange, at now: Double) {
         emit([final], range: range)
+        if let jack {
+            for line in jack.finish(course: model.slider.presentation, engineNow: clock.now) { report(line) }
+        }
         if let status = stdout?.finish(timeoutMilliseconds: 500) { resolveStdout(status, exiting: true) }
         osc?.flush()
         exec?.finish()
@@ -109,6 +137,9 @@ final class ValueOutputs {
                 self.afterSinkActivity()
             }
             loop.schedule(audioTimer, afterMilliseconds: Self.audioPeriodMilliseconds)
+        }
+        if let fd = jack?.pollDescriptor {
+            jackSource = loop.addSource(fd: fd.rawValue, events: .readable) { [unowned self] _ in self.resolveJack() }
         }
     }
 
@@ -164,6 +195,18 @@ final class ValueOutputs {
             "--audio-out: the reader closed the stream; no more samples are written")
     }
 
+    /// The JACK server went away: one line; the other sinks go on (exit 1 if it was the last).
+    private func resolveJack() {
+        guard let message = jack?.handle() else { return }
+        report(message)
+        jack = nil
+        if let jackSource { loop.removeSource(jackSource) }
+        jackSource = nil
+        guard liveSinks == 0 else { return }
+        lastSinkFailed = true
+        onNoSinkLeft(.failure)
+    }
+
     private func sinkEnded(_ status: WriteStatus, exiting: Bool, quietWhenReaderLeft: Bool,
                            readerLeftMessage: String = "") {
         var failed = false
@@ -186,5 +229,6 @@ final class ValueOutputs {
         for warning in osc?.takeWarnings() ?? [] { report(warning) }
         for warning in exec?.takeWarnings() ?? [] { report(warning) }
         for warning in audio?.takeWarnings() ?? [] { report(warning) }
+        for warning in jack?.takeWarnings() ?? [] { report(warning) }
     }
 }

@@ -48,7 +48,7 @@ struct Glide: Sendable, Equatable {
     }
 
     /// `value(at:)` with the curve solver's parameter carried between calls (see `fill`).
-    private func value(at t: Double, hint: inout Double) -> Double {
+    func value(at t: Double, hint: inout Double) -> Double {
         switch motion {
         case let .curve(start, duration, curve, gap, y0):
             if t >= start + duration { return target }

@@ -119,6 +119,14 @@ public struct Slider: Sendable {
     /// The slider's range, as every sink maps its values from it.
     public var range: ClosedRange<Double> { configuration.minimum...configuration.maximum }
 
+    /// The latest time the slider was given (by input, a frame or a command): its clock, which
+    /// never goes back.
+    public var time: Double { clock }
+
+    /// The presented value from now on, as a plain value another thread can evaluate without
+    /// touching the slider (see ``PresentedValue``).
+    public var presentation: PresentedValue { PresentedValue(glide: glide, range: range, since: clock) }
+
     /// True while the value, the thumb or the edge slide still moves at `t`.
     public func isAnimating(at t: Double) -> Bool {
         glide.isMoving(at: t) || thumbScale.isMoving(at: t) || edgeShift.isMoving(at: t)

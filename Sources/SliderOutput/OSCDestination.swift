@@ -17,6 +17,9 @@ public struct OSCDestination: Equatable, Sendable {
     /// The OSC address of phase messages.
     public var phaseAddress: String { address + "/phase" }
 
+    /// The OSC address of touch messages (1 on touch-down, 0 on lift).
+    public var touchedAddress: String { address + "/touched" }
+
     /// Creates a destination (not validated; use `parse` for user input).
     public init(host: String, port: UInt16, address: String) {
         self.host = host

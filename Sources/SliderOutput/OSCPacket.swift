@@ -48,6 +48,13 @@ struct OSCPacketBuilder {
         appendUInt32(value.bitPattern)
     }
 
+    /// A message with one int32 argument: address, `,i`, the value.
+    mutating func appendMessage(_ address: String, int value: Int32) {
+        appendString(address)
+        appendString(",i")
+        appendUInt32(UInt32(bitPattern: value))
+    }
+
     /// A message with one string argument: address, `,s`, the string.
     mutating func appendMessage(_ address: String, string value: String) {
         appendString(address)

@@ -2,6 +2,8 @@ import Posix
 
 /// The OSC sink: one `,f` message per emitted value on the destination's address, and a `,s` message
 /// with the phase name on `<address>/phase` whenever the phase changes (the first sample sends both).
+/// `<address>/touched` gets `,i` 1 when a gesture takes hold of the slider and 0 when it lets go,
+/// so a DAW can switch its automation to touch mode while a finger is on the fader.
 /// With timetags, each sample becomes one bundle holding the value message, then the phase message
 /// if any, stamped with the NTP time of the sample's frame.
 ///
@@ -34,6 +36,8 @@ public final class OSCSender {
     private var deliveredValue: Float?
     private var deliveredPhase: GesturePhase?
     private var unsent: (sample: ValueSample, range: SliderRange)?
+    /// A touch state that waits for socket buffer space.
+    private var unsentTouch: Bool?
     private var warnings = WarningLog()
 
     /// Resolves the host (getaddrinfo: may block briefly for a name; do it at start-up) and opens a
@@ -60,7 +64,7 @@ public final class OSCSender {
     public var pollDescriptor: Descriptor { socket.descriptor }
 
     /// True when a sample waits for socket buffer space: add POLLOUT to the poll set.
-    public var wantsWritable: Bool { unsent != nil }
+    public var wantsWritable: Bool { unsent != nil || unsentTouch != nil }
 
     /// Resolves what poll reported: POLLERR is an error the kernel left on the socket (a refused
     /// earlier datagram), read off it here and warned about once; POLLOUT sends what waits.
@@ -75,9 +79,21 @@ public final class OSCSender {
         flush()
     }
 
+    /// Sends `<address>/touched` 1 (a gesture holds the slider) or 0 (it let go).
+    public func sendTouched(_ touched: Bool) {
+        unsentTouch = touched
+        flush()
+    }
+
     /// Retries the pending sample, if any. Call on POLLOUT, and before exit (SIGTERM: `send` the final
     /// sample, then `flush`); a datagram either leaves whole or not at all, so there is nothing partial to wait for.
     public func flush() {
+        if let touched = unsentTouch {
+            packet.reset()
+            packet.appendMessage(destination.touchedAddress, int: touched ? 1 : 0)
+            guard transmit() else { return }
+            unsentTouch = nil
+        }
         guard let (sample, range) = unsent else { return }
         let value = Float(mapping.map(sample.value, range: range))
         let valueChanged = deliveredValue.map { $0.bitPattern != value.bitPattern } ?? true

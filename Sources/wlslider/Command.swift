@@ -126,6 +126,32 @@ struct WlsliderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Samples per second of the --audio-out stream.")
     var rate: Int = 48_000
 
+    // MARK: Audio graph and control
+
+    @Flag(help: "Be a JACK client (jack2, or PipeWire's JACK under pw-jack) with an output port named value that carries the value at the graph's sample rate, every sample on the glide's curve, marked as a control signal (JACK metadata signal-type CV); --scale-output and --output-curve apply.")
+    var jack = false
+
+    @Option(help: ArgumentHelp("The JACK client's name (default: wlslider).", valueName: "name"))
+    var jackName: String?
+
+    @Option(help: ArgumentHelp("Connect to this JACK port at start; may be given more than once. The value port goes to an audio input, the midi port to a MIDI input.", valueName: "port"))
+    var jackConnect: [String] = []
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Send the slider's position (0 to 127 from minimum to maximum) as this MIDI control change, 0 to 127, on a JACK MIDI port named midi: whenever the value changes during a glide, each event at its own sample, and the final value always.", valueName: "number"))
+    var midiCc: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The MIDI channel of --midi-cc, 1 to 16 (default: 1).", valueName: "channel"))
+    var midiChannel: String?
+
+    @Flag(name: .customLong("midi-14bit"), help: "Send --midi-cc with 14 bits: the most significant 7 on NUMBER (0 to 31), the least significant 7 on NUMBER+32.")
+    var midi14bit = false
+
+    @Option(help: ArgumentHelp("Take targets from OSC messages received on this UDP port (on HOST only, if given): a message to the --osc address (default /wlslider/value) with one float, double or int argument sets the target, as a number on stdin does.", valueName: "[host:]port"))
+    var oscListen: String?
+
+    @Option(parsing: .unconditional, help: "How long targets from stdin and OSC wait after a gesture ends, in seconds (they wait during the gesture too); one equal to a value wlslider sent meanwhile is an echo and is dropped.")
+    var settle: Double = 0.3
+
     @Flag(help: "Exit when stdin ends, instead of carrying on.")
     var exitOnEof = false
 

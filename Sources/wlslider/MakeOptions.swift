@@ -14,7 +14,7 @@ extension WlsliderCommand {
         let numbers: [(String, Double?)] = [
             ("--min", min), ("--max", max), ("--value", value), ("--step", step), ("--edge-hide-delay", edgeHideDelay),
             ("--thumb-scale", thumbScale), ("--thumb-duration", thumbDuration), ("--jump-duration", jumpDuration),
-            ("--drag-duration", dragDuration),
+            ("--drag-duration", dragDuration), ("--settle", settle),
         ]
         for case let (name, v?) in numbers where !v.isFinite {
             throw ValidationError("\(name) must be a finite number, not \(v)")
@@ -37,6 +37,9 @@ extension WlsliderCommand {
         options.style = style(edgeMode: edge != nil)
         options.output = try outputOptions()
         options.exitOnEOF = exitOnEof
+        guard settle >= 0, settle <= 60 else { throw ValidationError("--settle \(settle.compact) must be between 0 and 60 seconds") }
+        options.settle = settle
+        options.oscListen = try oscListenAddress()
         return options
     }
 
@@ -139,7 +142,44 @@ extension WlsliderCommand {
             throw ValidationError(error.description)
         }
         if oscTimetags && osc == nil { throw ValidationError("--osc-timetags needs --osc") }
+        o.jack = try jackOptions()
         return o
+    }
+
+    /// `--jack`, `--midi-cc` and the options that only make sense with one of them.
+    private func jackOptions() throws -> JackOutput.Options? {
+        if midiCc == nil {
+            if midiChannel != nil { throw ValidationError("--midi-channel needs --midi-cc") }
+            if midi14bit { throw ValidationError("--midi-14bit needs --midi-cc") }
+        }
+        guard jack || midiCc != nil else {
+            if jackName != nil { throw ValidationError("--jack-name needs --jack or --midi-cc") }
+            if !jackConnect.isEmpty { throw ValidationError("--jack-connect needs --jack or --midi-cc") }
+            return nil
+        }
+        var control: MIDIControl?
+        do throws(OutputOptionError) {
+            control = try midiCc.map { text throws(OutputOptionError) in
+                try MIDIControl.parse(controller: text, channel: midiChannel, fourteenBit: midi14bit)
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let name = jackName ?? JackOutput.Options.defaultName
+        // jack_client_name_size() is 64 with the terminating NUL in jack2 and PipeWire alike.
+        guard !name.isEmpty, name.utf8.count <= 63, !name.contains(":") else {
+            throw ValidationError("--jack-name \"\(name)\": a JACK client name has 1 to 63 bytes and no colon")
+        }
+        return JackOutput.Options(name: name, audio: jack, midi: control, connections: jackConnect)
+    }
+
+    /// `--osc-listen [HOST:]PORT`.
+    private func oscListenAddress() throws -> OSCListenAddress? {
+        do throws(OutputOptionError) {
+            return try oscListen.map { text throws(OutputOptionError) in try OSCListenAddress.parse(text) }
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }
 

@@ -60,6 +60,9 @@ final class SliderRun {
     private var time: TimeKeeper
     /// How many lines ``takeLines()`` has handed out.
     private var taken = 0
+    /// Virtual milliseconds minus engine milliseconds (as the value lines print them), from the
+    /// last answered frame callback that printed a line; nil before one did.
+    private var virtualMinusEngine: Int64?
 
     private init(compositor: TestCompositor, process: ProcessID, client: ClientID, surface: SurfaceID, firstCommit: Commit) {
         self.compositor = compositor
@@ -167,12 +170,32 @@ final class SliderRun {
     @discardableResult
     func advance(by milliseconds: UInt32 = 16) async throws -> [ValueLine] {
         try await pace(milliseconds)
+        let printedBefore = try lines().count
         let sending = ContinuousClock.now
         let answered = try compositor.advanceClock(by: milliseconds)
         if answered > 0 { time.sent(virtual: compositor.state.time, at: sending) }
         try await sync()
-        if answered > 0 { time.answeredFrame() }
+        if answered > 0 {
+            time.answeredFrame()
+            let printed = try lines()
+            if printed.count > printedBefore, let line = printed.last { virtualMinusEngine = Int64(compositor.state.time) - line.t }
+        }
         return try takeLines()
+    }
+
+    /// Moves the virtual clock, without answering frame callbacks, to just past engine time `t`
+    /// (milliseconds, as a value line prints it): after something wlslider did on its own timer
+    /// and printed at `t`, the frames stepped next follow on from that moment. (``catchUp()`` moves
+    /// the clock to the latest time wlslider *may* have reached, which includes however long the
+    /// test took to notice.) Needs a frame stepped before, which printed a line.
+    func catchUp(toEngineTime t: Int64) async throws {
+        try await sync()
+        guard let offset = virtualMinusEngine else { throw HarnessError("no stepped frame printed a line yet: the engine's time base is unknown") }
+        // Lines round to the millisecond: 2 ms more is past `t` whatever the rounding on both sides.
+        let target = t + offset + 2
+        let now = Int64(compositor.state.time)
+        guard target > now else { return }
+        try compositor.advanceClock(by: UInt32(target - now), answeringFrameCallbacks: false)
     }
 
     /// Moves the virtual clock, without answering frame callbacks, past the latest time wlslider

@@ -273,10 +273,12 @@ struct WlsliderTouchTests {
         }
     }
 
-    @Test("a value from stdin while a finger holds the slider waits: the gesture wins, the stdin target applies after the lift")
+    @Test("a value from stdin while a finger holds the slider waits: the gesture wins, the stdin target applies after the lift and the settle window")
     func stdinWaitsForGesture() async throws {
         try await withTestCompositor { compositor in
-            let slider = try await SliderRun.launch(compositor, ["--value", "50"], standardInput: true)
+            // A settle window of 1 s, longer than the thumb's 0.3 s shrink after the lift: the
+            // frames of the shrink, stepped first, cannot run into it.
+            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--settle", "1"], standardInput: true)
             try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame])
 
             // "10" is read while the finger holds. A bad line after it is reported on stderr: once that
@@ -293,22 +295,81 @@ struct WlsliderTouchTests {
             try await slider.advance(frames: 3)
             #expect(try slider.lastValue() == 62.5, "the finger still drives")
 
+            // After the lift the target waits the settle window too: a controller bound to the
+            // value may still be sending what the finger made. The window ends once it has passed
+            // both on wlslider's own timer, in real time (stepping the virtual clock cannot end
+            // it), and on the engine's clock from the lift's timestamp.
+            let lifted = ContinuousClock.now
             try await slider.touch([.up(id: 0), .frame])
-            let after = try await slider.settle()
-            // The lift is drawn at once, a moment (the client's own reaction time) into the glide to 10.
-            #expect(after.first?.phase == "ended" && abs((after.first?.value ?? 0) - 62.5) < 0.01, "\(after)")
-            let values = after.map(\.value)
-            #expect(zip(values, values.dropFirst()).allSatisfy { $0 > $1 } && values.last == 10, "then glides to 10: \(values)")
+            let lift = try await slider.settle()
+            #expect(lift.first?.phase == "ended" && lift.allSatisfy { abs($0.value - 62.5) < 0.01 },
+                    "the lift is drawn where the finger left the slider, and nothing glides yet: \(lift)")
+            let surface = slider.surface
+            try await compositor.waitUntil("the settle window to end: a frame for the glide to 10") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
+            let waited = ContinuousClock.now - lifted
+            #expect(waited >= .seconds(1), "the stdin target applied \(waited) after the lift, inside the settle window")
+
+            // Then it applies: the redraw at the window's end is drawn at once, a moment (wlslider's
+            // own reaction time) into the glide, and the frames stepped from that moment on run the
+            // rest of a whole 0.25 s glide down to 10.
+            try await slider.sync()
+            let atEnd = try slider.takeLines()
+            let redraw = try #require(atEnd.last, "no line for the redraw at the window's end")
+            try await slider.catchUp(toEngineTime: redraw.t)  // the timer's moment carries no timestamp
+            let glide = atEnd + (try await slider.settle())
+            let values = glide.map(\.value)
+            #expect(values.first.map { $0 <= 62.5 && $0 > 60 } == true && zip(values, values.dropFirst()).allSatisfy { $0 > $1 } && values.last == 10,
+                    "then glides from 62.5 to 10: \(glide)")
             #expect((15...17).contains(values.count), "over 0.25 s: \(values.count) frames")
+            if let ended = lift.first, let start = glide.first {
+                #expect(start.t - ended.t >= 1000, "the glide starts \(start.t - ended.t) ms of engine time after the lift")
+            }
             #expect(slider.standardError.split(separator: "\n").count == 1, "one line for the bad command: \(slider.standardError)")
 
             // Without a finger, stdin moves the slider directly.
             try compositor.writeStandardInput(slider.process, "+5\n")
-            let surface = slider.surface
             try await compositor.waitUntil("a frame for the stdin command") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
             try await slider.catchUp()
             try await slider.settle()
             #expect(try slider.lastValue() == 15)
+            try await slider.terminate(allowingStandardError: true)
+        }
+    }
+
+    @Test("the settle window runs on the compositor's clock too: with frames whose clock runs slower than real time, the target waits until that clock has run the window")
+    func settleWindowFollowsTheCompositorsClock() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--settle", "1"], standardInput: true)
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame])
+            try await slider.touch([.motion(id: 0, x: 194.5, y: 24), .frame])
+            try await slider.advance(frames: 3)
+            try compositor.writeStandardInput(slider.process, "10\nbogus\n")
+            let process = slider.process
+            try await compositor.waitUntil("wlslider to read the target") { ($0.processes[process]?.standardError ?? "").contains("bogus") }
+            _ = try slider.takeLines()
+            try await slider.touch([.up(id: 0), .frame])
+
+            // The thumb's 0.3 s shrink in frames 4 ms apart on the virtual clock and at least 8 ms
+            // apart in real time: by its end the compositor's clock lags real time by 0.3 s or
+            // more, so wlslider's 1 s timer runs out before that clock has moved 1 s past the lift.
+            var lift: [ValueLine] = []
+            let surface = slider.surface
+            while try compositor.surface(surface).frameCallbacksPending > 0 {
+                try await Task.sleep(for: .milliseconds(8))
+                lift += try await slider.advance(by: 4)
+            }
+            // The lift is drawn with the first frame after it, 4 ms later on this clock.
+            let ended = try #require(lift.first, "the lift is not drawn")
+            #expect(ended.phase == "ended" && lift.allSatisfy { $0.value == 62.5 }, "\(lift)")
+
+            // The window's end: a redraw and a frame for the glide.
+            try await compositor.waitUntil("the settle window to end: a frame for the glide to 10") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
+            try await slider.sync()
+            let redraw = try #require(try slider.takeLines().last, "no line for the redraw at the window's end")
+            #expect(redraw.t - ended.t >= 996, "the target applied \(redraw.t - ended.t) ms of the compositor's time after the lift: \(redraw)")
+            try await slider.catchUp(toEngineTime: redraw.t)
+            let glide = try await slider.settle()
+            #expect(glide.last?.value == 10 && glide.allSatisfy { $0.value < redraw.value }, "then it glides to 10: \(glide)")
             try await slider.terminate(allowingStandardError: true)
         }
     }

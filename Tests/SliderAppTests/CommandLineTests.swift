@@ -5,7 +5,7 @@ import TestCompositor
 import Testing
 
 @Suite struct HelpTests {
-    /// Every option issue 3 ("The wlslider command") and issue 5 name, with the defaults issue 3 gives.
+    /// Every option issues 3 ("The wlslider command"), 5 and 11 name, with the defaults they give.
     static let documentedOptions: [(name: String, defaultValue: String?)] = [
         ("--min", "0"), ("--max", "100"), ("--value", nil), ("--step", nil), ("--orientation", nil),
         ("--size", nil), ("--track", "capsule"), ("--edge", nil), ("--thumb-scale", "2"),
@@ -16,6 +16,9 @@ import Testing
         // issue 5
         ("--exit-on-eof", nil), ("--osc", nil), ("--osc-timetags", nil), ("--exec", nil),
         ("--audio-out", nil), ("--rate", "48000"), ("--scale-output", nil), ("--output-curve", "linear"),
+        // issue 11 (--jack-name and --midi-channel say their defaults in their sentence)
+        ("--jack", nil), ("--jack-name", nil), ("--jack-connect", nil), ("--midi-cc", nil), ("--midi-channel", nil),
+        ("--midi-14bit", nil), ("--osc-listen", nil), ("--settle", "0.3"),
     ]
 
     /// The choices each enumerated option must list.

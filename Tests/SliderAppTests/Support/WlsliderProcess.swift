@@ -148,6 +148,9 @@ final class WlsliderProcess {
 
     var stderrText: String { String(decoding: output.stderr, as: UTF8.self) }
 
+    /// True once both its output pipes are at their end.
+    var isFinished: Bool { output.finished }
+
     /// The exit status (-signal when killed), nil while running.
     var exitCode: Int32? {
         reap()

@@ -1,0 +1,150 @@
+import Posix
+import SliderEngine
+import SliderOutput
+
+/// Targets from outside — numbers on stdin, OSC messages — and the finger: follow an outside
+/// source without fighting the hand on the slider.
+///
+/// - While a gesture holds the slider, outside targets wait (the newest one wins; `+N`/`-N` add
+///   up on top of it).
+/// - When the gesture ends, they keep waiting for the settle window (`--settle`, 0.3 s by
+///   default), then the waiting one applies: a DAW or controller bound to the same parameter is
+///   still sending the values the finger made, late, and would otherwise pull the slider back.
+///   The window is counted from the lift's own time on the engine's clock (the compositor's
+///   timestamp, as for all input) and waited for on the loop's timer: it ends once both have run
+///   for the whole window, which with a real compositor is the same moment.
+/// - A value arriving from the touch-down to the window's end that equals one wlslider itself
+///   sent in that time (as emitted, as mapped for `--osc`, or as printed) is an echo and is dropped.
+/// With `--settle 0` a waiting target applies as soon as the gesture ends, as the engine's own
+/// rule alone would do.
+final class ExternalTargets {
+    /// A target from outside.
+    enum Request: Equatable {
+        /// `42`, `set -5`, an OSC value: glide to it.
+        case absolute(Double)
+        /// `+N` / `-N`: glide by this much from the current (or waiting) target.
+        case relative(Double)
+    }
+
+    private let controller: SliderController
+    private let loop: EventLoop
+    private let clock: AppClock
+    private let settle: Double
+    private let mapping: OutputMapping
+    private let precision: Int
+    private lazy var settleTimer: EventLoop.Timer = loop.makeTimer { [unowned self] in self.windowEnded() }
+    /// A gesture holds the slider.
+    private var held = false
+    /// From touch-down until the settle window ends.
+    private var watching: Bool { held || settleTimer.isScheduled }
+    /// Engine time at which the settle window after the last lift ends.
+    private var windowEnd = -Double.infinity
+    private var waiting: Request?
+    /// What wlslider sent since the touch-down: each sample's value as emitted, as mapped and as
+    /// printed, as Floats (an OSC echo comes back as a float32). A ring of the newest.
+    private var sent: [SIMD4<Float>]
+    private var sentCount = 0
+    private static let sentCapacity = 512
+    /// Called with true on touch-down and false on lift (`--osc`: ADDRESS/touched).
+    var onTouch: (Bool) -> Void = { _ in }
+
+    init(controller: SliderController, loop: EventLoop, clock: AppClock, settle: Double, format: OutputFormat) {
+        self.controller = controller
+        self.loop = loop
+        self.clock = clock
+        self.settle = settle
+        mapping = format.mapping
+        precision = format.precision
+        sent = Array(repeating: SIMD4(repeating: .nan), count: Self.sentCapacity)
+    }
+
+    /// A target from stdin or OSC: applied now, or waiting for the gesture and its settle window
+    /// to end; dropped when it is an echo.
+    func submit(_ request: Request) {
+        if case .absolute(let value) = request, watching, isEcho(value) { return }
+        guard watching else { return apply(request) }
+        waiting = Self.combine(waiting, request)
+    }
+
+    /// After every change of the engine: notices a gesture beginning and ending. Allocation-free
+    /// when nothing happens (it runs per frame).
+    func engineChanged(_ slider: borrowing Slider) {
+        let holding = slider.trackingContact != nil
+        guard holding != held else { return }
+        held = holding
+        if holding {
+            loop.cancelTimer(settleTimer)
+            sentCount = 0
+        } else {
+            // Applied from the loop, never from inside the engine change that ended the gesture.
+            windowEnd = slider.time + settle
+            loop.schedule(settleTimer, afterMilliseconds: settle * 1000)
+        }
+        onTouch(holding)
+    }
+
+    /// The samples wlslider sends, remembered from touch-down to the window's end for the echo rule.
+    func recordSent(_ samples: SmallList<ValueSample>, range: SliderRange) {
+        guard watching else { return }
+        for sample in samples {
+            let mapped = mapping.map(sample.value, range: range)
+            let printed = (mapped * Self.powerOfTen(precision)).rounded() / Self.powerOfTen(precision)
+            sent[sentCount % Self.sentCapacity] = SIMD4(Float(sample.value), Float(mapped), Float(printed), .nan)
+            sentCount += 1
+        }
+    }
+
+    private func isEcho(_ value: Double) -> Bool {
+        let v = Float(value)
+        for entry in sent.prefix(min(sentCount, Self.sentCapacity)) where entry[0] == v || entry[1] == v || entry[2] == v {
+            return true
+        }
+        return false
+    }
+
+    private func windowEnded() {
+        // The timer ran the whole window; the engine's clock may not have yet, when the
+        // compositor's stamps run behind our clock (a test's stepped clock): wait for the rest.
+        let left = windowEnd - clock.now()
+        if left > 0 {
+            loop.schedule(settleTimer, afterMilliseconds: max(left * 1000, 1))
+            return
+        }
+        sentCount = 0
+        guard let request = waiting else { return }
+        waiting = nil
+        apply(request)
+    }
+
+    private func apply(_ request: Request) {
+        do {
+            try controller.update { slider, t throws(SliderError) in
+                switch request {
+                case .absolute(let v): try slider.setTarget(v, at: t)
+                case .relative(let d): try slider.moveTarget(by: d, at: t)
+                }
+            }
+        } catch {
+            report("ignored target \(request): \(error)")
+        }
+    }
+
+    /// The newest absolute target wins; relative changes add up on top of what waits.
+    static func combine(_ waiting: Request?, _ new: Request) -> Request {
+        switch (waiting, new) {
+        case (.absolute(let a)?, .relative(let d)): .absolute(finite(a + d))
+        case (.relative(let a)?, .relative(let d)): .relative(finite(a + d))
+        default: new
+        }
+    }
+
+    private static func finite(_ v: Double) -> Double {
+        v.isFinite ? v : (v > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+    }
+
+    private static func powerOfTen(_ n: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+}
