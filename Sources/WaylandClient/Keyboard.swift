@@ -147,13 +147,29 @@ final class RepeatTimer {
     }
 }
 
+/// A keymap as the compositor sent it: its file (owned) and the size it announced.
+private final class UncompiledKeymap {
+    let file: FileDescriptor
+    let size: UInt32
+
+    init(file: consuming FileDescriptor, size: UInt32) {
+        self.file = file
+        self.size = size
+    }
+}
+
 final class Keyboard {
     private unowned let seat: Seat
     /// Copied from the seat: a deinit must not read the seat, which may be deinitialising itself.
     private let hasRelease: Bool
     private let proxy: OpaquePointer
-    private let context: OpaquePointer?
+    /// Made with the first keymap compiled (xkb_context_new reads the include paths).
+    private var context: OpaquePointer?
     private var keymap: XKBKeymap?
+    /// The compositor's latest keymap, not compiled yet. Compiling takes about a millisecond, and
+    /// the compositor sends the keymap during start-up: the first frame does not wait for it. The
+    /// first key, modifier change or repeat compiles it.
+    private var uncompiled: UncompiledKeymap?
     private weak var focus: SliderSurface?
     private var repeater = KeyRepeater()
     private var timer: RepeatTimer?
@@ -166,7 +182,6 @@ final class Keyboard {
         self.seat = seat
         hasRelease = seat.devicesHaveRelease
         proxy = wl_seat_get_keyboard(seat.proxy)
-        context = XKBKeymap.quietContext()
         wl_keyboard_add_listener(proxy, Listeners.keyboard, Unmanaged.passUnretained(self).toOpaque())
         loopAttached()
     }
@@ -174,6 +189,7 @@ final class Keyboard {
     deinit {
         timer = nil
         keymap = nil
+        uncompiled = nil
         if let context { XKBKeymap.release(context) }
         if hasRelease { wl_keyboard_release(proxy) } else { wl_keyboard_destroy(proxy) }
     }
@@ -184,25 +200,35 @@ final class Keyboard {
         timer = RepeatTimer(loop: loop) { [unowned self] count in repeatExpired(count) }
     }
 
-    /// A new keymap replaces the old one. One that cannot be used leaves keys undecoded (keysym 0,
-    /// which the app ignores) with one warning, however many broken ones follow, until a usable
-    /// one arrives.
+    /// A new keymap replaces the old one; it is compiled when first needed. One that cannot be
+    /// used leaves keys undecoded (keysym 0, which the app ignores) with one warning, however many
+    /// broken ones follow, until a usable one arrives.
     func keymap(format: UInt32, fd: Int32, size: UInt32) {
         let file = FileDescriptor(owning: fd)
         apply(repeater.stop())
         keymap = nil
+        uncompiled = nil
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
             let what = format == WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue ? "no keymap" : "a keymap of unknown format \(format)"
             seat.connection.warn("wl_keyboard: the compositor sent \(what); keys are ignored", once: .keymap)
             return
         }
-        guard let context else { return }
+        uncompiled = UncompiledKeymap(file: file, size: size)
+    }
+
+    /// The keymap in use, compiled now if the compositor's latest one has not been yet.
+    private func compiledKeymap() -> XKBKeymap? {
+        guard let pending = uncompiled else { return keymap }
+        uncompiled = nil
+        if context == nil { context = XKBKeymap.quietContext() }
+        guard let context else { return nil }
         do throws(XKBKeymap.Failure) {
-            keymap = try XKBKeymap(context: context, fd: file.descriptor, size: size)
+            keymap = try XKBKeymap(context: context, fd: pending.file.descriptor, size: pending.size)
             seat.connection.resolved(.keymap)
         } catch {
             seat.connection.warn("wl_keyboard: \(error); keys are ignored", once: .keymap)
         }
+        return keymap
     }
 
     func enter(surface: OpaquePointer?) {
@@ -218,6 +244,7 @@ final class Keyboard {
 
     func key(time: UInt32, code: UInt32, pressed: Bool) {
         guard focus != nil else { return }
+        let keymap = compiledKeymap()
         let keysym = keymap?.keysym(code: code) ?? 0
         deliver(.key(keysym: keysym, code: code, state: pressed ? .pressed : .released, modifiers: modifiers, time: time))
         if pressed {
@@ -229,7 +256,7 @@ final class Keyboard {
     }
 
     func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
-        guard let keymap else { return }
+        guard let keymap = compiledKeymap() else { return }
         keymap.update(depressed: depressed, latched: latched, locked: locked, group: group)
         let current = keymap.modifiers
         guard current != modifiers else { return }
