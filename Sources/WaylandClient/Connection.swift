@@ -100,11 +100,12 @@ public final class WaylandConnection {
     private var displaySource: EventLoop.SourceToken?
     private var readPrepared = false
 
-    /// How long connecting may take, both roundtrips included, unless the caller says otherwise.
+    /// How long connecting (the roundtrip for the globals) may take, unless the caller says otherwise.
     public static let connectTimeoutMilliseconds: Int32 = 5000
 
     /// Connects to `displayName` (nil: `WAYLAND_DISPLAY`/`WAYLAND_SOCKET`, as `wl_display_connect`
-    /// does), binds the globals and waits for the seats' and outputs' initial state.
+    /// does) and binds the globals. Their initial state (a seat's capabilities, an output's modes
+    /// and scale) arrives with the next events dispatched, before a new surface's first configure.
     ///
     /// A compositor that accepts the connection and never answers makes it throw `.timedOut` after
     /// `timeoutMilliseconds`; `interruption` (a signalfd, say) becoming readable meanwhile makes it
@@ -147,7 +148,9 @@ public final class WaylandConnection {
         registry.connection = self
         for binding in plan.seats { addSeat(binding) }
         for binding in plan.outputs { addOutput(binding) }
-        try wait.roundtrip(while: "waiting for its seats' and outputs' state")
+        // No second roundtrip for the seats' and outputs' state: the compositor answers the binds
+        // before it answers anything sent after them, so that state is in by the time a surface's
+        // first configure is, and the first frame comes one roundtrip sooner.
     }
 
     deinit {
