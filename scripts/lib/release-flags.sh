@@ -10,6 +10,10 @@
 #   every access to a class's stored property, about 4 % of the instructions of an animated frame).
 #   The compiler still proves exclusivity statically; the debug builds the tests run keep the
 #   run-time checks, so a violation is still caught there.
-release_options=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
-                 -Xswiftc -enforce-exclusivity=unchecked)
+# --disable-local-rpath: no RUNPATH of $ORIGIN. The binary ships no libraries next to itself, and
+#   with one the dynamic loader first looks for each of the seven libraries in the binary's
+#   directory and its hardware-capability subdirectories: about 20 failed openat and stat calls at
+#   every start.
+release_options=(--static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld
+                 -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -enforce-exclusivity=unchecked)
 release_flags=(-c release "${release_options[@]}")
