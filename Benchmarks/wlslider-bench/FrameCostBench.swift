@@ -44,6 +44,8 @@ private struct FrameCostOptions {
 private struct FrameWindow: Sendable {
     var commits: Int
     var cpuNanoseconds: UInt64
+    /// Voluntary context switches: each a return from poll (or another blocking call).
+    var wakeups: UInt64
     var allocations: (total: UInt64, own: UInt64)?
 
     var cpuMicrosecondsPerFrame: Double { commits > 0 ? Double(cpuNanoseconds) / 1000 / Double(commits) : .nan }
@@ -95,7 +97,7 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
 /// the median over the runs of wlslider's CPU per frame ÷ the floor's in the same run (runs
 /// alternate the clients, so a machine whose load drifts weighs on both sides of each ratio).
 private struct FrameResults: Sendable {
-    var clients: [String: (cpu: Double, allocations: FrameWindow?)] = [:]
+    var clients: [String: (cpu: Double, wakeups: Double, allocations: FrameWindow?)] = [:]
     var ratio = Double.nan
 }
 
@@ -107,6 +109,8 @@ private func report(_ results: FrameResults, _ options: FrameCostOptions) {
              "\(fixed(slider?.cpu ?? .nan, 1)) µs = \(fixed(ratio, 2))× floor",
              "\(fixed(floor?.cpu ?? .nan, 1)) µs | \(fixed(reference?.cpu ?? .nan, 1)) µs",
              target: "≤ 1.5× floor", verdict: verdict(ratio <= 1.5))
+    printRow("  wake-ups per frame (voluntary context switches)", fixed(slider?.wakeups ?? .nan, 2),
+             "\(fixed(floor?.wakeups ?? .nan, 2)) | \(fixed(reference?.wakeups ?? .nan, 2))")
     if let window = slider?.allocations, let counts = window.allocations, let floorCounts = floor?.allocations?.allocations {
         printRow("  heap allocations per frame: own code (all)",
                  "\(fixed(window.perFrame(counts.own), 2)) (\(fixed(window.perFrame(counts.total), 1)))",
@@ -119,18 +123,19 @@ private func report(_ results: FrameResults, _ options: FrameCostOptions) {
 private func measureAll(_ options: FrameCostOptions) async throws -> FrameResults {
     var clients: [(String, [String])] = [("wlslider", [options.wlslider]), ("floor", [options.floor])]
     if !options.reference.isEmpty { clients.append(("reference", [options.reference])) }
-    var cpu: [String: [Double]] = [:]
+    var cpu: [String: [Double]] = [:], wakeups: [String: [Double]] = [:]
     for _ in 0..<options.runs {
         for (name, command) in clients {
             let window = try await measure(name: name, command: command, counter: nil)
             cpu[name, default: []].append(window.cpuMicrosecondsPerFrame)
+            wakeups[name, default: []].append(window.perFrame(window.wakeups))
         }
     }
     var results = FrameResults()
     for (name, command) in clients {
         var allocations: FrameWindow?
         if let counter = options.counter { allocations = try await measure(name: name, command: command, counter: counter) }
-        results.clients[name] = (median(cpu[name] ?? [.nan]), allocations)
+        results.clients[name] = (median(cpu[name] ?? [.nan]), median(wakeups[name] ?? [.nan]), allocations)
     }
     results.ratio = median(zip(cpu["wlslider"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
     return results
@@ -168,17 +173,18 @@ private func measure(name: String, command: [String], counter: String?) async th
     let after = try sample(pid: pid, surface: surface, compositor, counts: countsPath)
     try compositor.signal(process, SIGTERM)
     _ = try await compositor.waitForExit(process)
-    var window = FrameWindow(commits: after.commits - before.commits, cpuNanoseconds: after.cpu &- before.cpu)
+    var window = FrameWindow(commits: after.commits - before.commits, cpuNanoseconds: after.cpu &- before.cpu,
+                             wakeups: after.wakeups &- before.wakeups)
     if let a = after.allocations, let b = before.allocations { window.allocations = (a.total &- b.total, a.own &- b.own) }
     guard window.commits > 0 else { throw BenchError("\(name) committed no frame in the window") }
     return window
 }
 
 private func sample(pid: pid_t, surface: SurfaceID, _ compositor: TestCompositor, counts: String?) throws
-    -> (commits: Int, cpu: UInt64, allocations: (total: UInt64, own: UInt64)?) {
+    -> (commits: Int, cpu: UInt64, wakeups: UInt64, allocations: (total: UInt64, own: UInt64)?) {
     guard let counters = ProcessCounters.read(pid) else { throw BenchError("the client exited mid-window") }
     let commits = compositor.state.surfaces[surface]?.commitCount ?? 0
-    return (commits, counters.cpuNanoseconds, counts.flatMap(readCounts))
+    return (commits, counters.cpuNanoseconds, counters.voluntarySwitches, counts.flatMap(readCounts))
 }
 
 /// The counter file's two numbers: every allocation, and the program's own.

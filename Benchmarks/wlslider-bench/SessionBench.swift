@@ -181,8 +181,11 @@ private func report(_ options: SessionOptions, startup: [[StartupSample]], idle:
     printRow("start-up, headless weston (no seat), WAYLAND_DEBUG stamps: median (min–max) of \(options.runs), ms")
     printRow("  exec → first Wayland request", millisecondsSummary(startup[0].map(\.firstRequestMilliseconds)),
              millisecondsSummary(startup[1].map(\.firstRequestMilliseconds)))
-    printRow("  exec → first committed frame", millisecondsSummary(startup[0].map(\.firstFrameMilliseconds)),
-             millisecondsSummary(startup[1].map(\.firstFrameMilliseconds)), target: "—")
+    let firstFrames = startup.map { $0.map(\.firstFrameMilliseconds) }
+    printRow("  exec → first committed frame", millisecondsSummary(firstFrames[0]), millisecondsSummary(firstFrames[1]))
+    let ratio = medianRatio(firstFrames[0], firstFrames[1])
+    printRow("  ratio to \(options.reference) (median per run)", "\(fixed(ratio, 2))×", "",
+             target: "≤ 3×", verdict: verdict(ratio <= 3))
     printRow("idle \(fixed(options.idle, 0)) s from \(fixed(options.settle, 1)) s after the first frame (stdin open, silent)")
     let cells = idle.map { $0.map { sample in
         (wakeups: "\(sample.counters.voluntarySwitches) (+\(sample.counters.involuntarySwitches) preempted)",

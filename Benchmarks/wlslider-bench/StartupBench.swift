@@ -40,8 +40,12 @@ private func runStartupBench(_ arguments: [String]) -> Int32 {
     switch outcome {
     case .success(let times):
         printRow("start-up, test compositor (seat with keyboard): median (min–max) of \(runs), ms")
-        printRow("  exec → first committed frame", millisecondsSummary(times[0]), times.count > 1 ? millisecondsSummary(times[1]) : "",
-                 target: "—")
+        printRow("  exec → first committed frame", millisecondsSummary(times[0]), times.count > 1 ? millisecondsSummary(times[1]) : "")
+        if times.count > 1 {
+            let ratio = medianRatio(times[0], times[1])
+            printRow("  ratio to \(clients[1]) (median per run)", "\(fixed(ratio, 2))×", "",
+                     target: "≤ 3×", verdict: verdict(ratio <= 3))
+        }
         return 0
     case .failure(let error):
         printError("Error: \(error)")

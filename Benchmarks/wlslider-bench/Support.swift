@@ -35,6 +35,13 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+/// The median over runs of a ÷ b, pairing each run of one client with the run of the other taken
+/// next to it: load that drifts during a bench then weighs on both sides of each ratio.
+func medianRatio(_ a: [Double], _ b: [Double]) -> Double {
+    let ratios = zip(a, b).map { $0 / $1 }
+    return ratios.isEmpty ? .nan : median(ratios)
+}
+
 /// A number with a fixed count of decimals (locale-free).
 func fixed(_ value: Double, _ decimals: Int) -> String {
     DecimalText.fixed(value, decimals: decimals)
