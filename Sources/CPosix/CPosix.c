@@ -8,7 +8,6 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
-#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,18 +43,6 @@ int cposix_signalfd_read(int fd) {
     if (n < 0 && errno == EAGAIN) return 0;
     if (n >= 0) errno = EIO;
     return -1;
-}
-
-int cposix_timerfd_create(void) {
-    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-}
-
-int cposix_timerfd_arm(int fd, uint64_t initial_ns, uint64_t interval_ns) {
-    struct itimerspec spec = {
-        .it_interval = {.tv_sec = (time_t)(interval_ns / 1000000000u), .tv_nsec = (long)(interval_ns % 1000000000u)},
-        .it_value = {.tv_sec = (time_t)(initial_ns / 1000000000u), .tv_nsec = (long)(initial_ns % 1000000000u)},
-    };
-    return timerfd_settime(fd, 0, &spec, NULL);
 }
 
 int cposix_pidfd_open(pid_t pid) {

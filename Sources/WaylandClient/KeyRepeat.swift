@@ -17,8 +17,8 @@ public struct RepeatInfo: Equatable, Sendable {
     /// Used until the compositor sends `repeat_info` (keyboards of seat < 4 never do); Xorg's defaults.
     public static let fallback = RepeatInfo(rate: 25, delay: 600)
 
-    /// The timerfd settings (first expiry, period) in nanoseconds, or nil for no repeat. The first
-    /// expiry is at least 1 ns: 0 would disarm a timerfd. Rates above 1000/s repeat every millisecond.
+    /// The timer settings (first expiry, period) in nanoseconds, or nil for no repeat. The first
+    /// expiry is at least 1 ns. Rates above 1000/s repeat every millisecond.
     public var timerNanoseconds: (initial: UInt64, interval: UInt64)? {
         guard rate > 0 else { return nil }
         let initial = max(UInt64(max(delay, 0)) * 1_000_000, 1)

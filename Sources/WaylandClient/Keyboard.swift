@@ -1,5 +1,5 @@
 // wl_keyboard: the compositor's keymap compiled by xkbcommon, keys turned into keysyms, and key
-// repeat timed with a timerfd on the EventLoop (KeyRepeater holds the rules).
+// repeat timed on the EventLoop (KeyRepeater holds the rules).
 internal import CWaylandClient
 internal import CXKBCommon
 import Posix
@@ -113,37 +113,50 @@ final class XKBKeymap {
     }
 }
 
-/// A timerfd it owns, watched by the loop while both exist.
+/// Key repeat on one of the loop's timers: scheduled only while a key repeats, so it costs nothing
+/// (no descriptor in every poll) the rest of the time.
 final class RepeatTimer {
-    private let timer: IntervalTimer
-    private var token: EventLoop.SourceToken?
     private weak var loop: EventLoop?
+    private var timer: EventLoop.Timer?
     private let onExpiry: (UInt64) -> Void
+    /// When the next repeat is due, and the repeat interval (0: one expiry only).
+    private var deadline = MonotonicInstant(nanoseconds: 0)
+    private var interval: UInt64 = 0
 
-    init?(loop: EventLoop, onExpiry: @escaping (UInt64) -> Void) {
-        guard let timer = try? IntervalTimer() else { return nil }
-        let fd = timer.file.rawValue
-        self.timer = timer
+    init(loop: EventLoop, onExpiry: @escaping (UInt64) -> Void) {
         self.loop = loop
         self.onExpiry = onExpiry
-        token = loop.addSource(fd: fd, events: .readable) { [weak self] _ in self?.expired() }
+        timer = loop.makeTimer { [weak self] in self?.expired() }
     }
 
     deinit {
-        if let token { loop?.removeSource(token) }
+        if let timer { loop?.cancelTimer(timer) }
     }
 
+    /// Fires with the count of repeats that fell due (more than one when the loop was held up) and
+    /// schedules the next on the original beat.
     private func expired() {
-        let count = timer.takeExpirations()
-        if count > 0 { onExpiry(count) }
+        guard let loop, let timer else { return }
+        let now = loop.now()
+        var count: UInt64 = 1
+        if interval > 0 {
+            if now.nanoseconds > deadline.nanoseconds { count += (now.nanoseconds - deadline.nanoseconds) / interval }
+            deadline = MonotonicInstant(nanoseconds: deadline.nanoseconds &+ count &* interval)
+            loop.schedule(timer, at: deadline)
+        }
+        onExpiry(count)
     }
 
     func arm(initial: UInt64, interval: UInt64) {
-        timer.arm(initialNanoseconds: initial, intervalNanoseconds: interval)
+        guard let loop, let timer else { return }
+        self.interval = interval
+        deadline = MonotonicInstant(nanoseconds: loop.now().nanoseconds &+ initial)
+        loop.schedule(timer, at: deadline)
     }
 
     func disarm() {
-        timer.disarm()
+        guard let loop, let timer else { return }
+        loop.cancelTimer(timer)
     }
 }
 

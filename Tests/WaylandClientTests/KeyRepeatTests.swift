@@ -21,10 +21,51 @@ import Testing
     }
 
     @Test func zeroDelayStillArmsTheTimer() throws {
-        // it_value 0 would disarm a timerfd.
         let timing = try #require(RepeatInfo(rate: 2000, delay: 0).timerNanoseconds)
         #expect(timing.initial == 1)
         #expect(timing.interval == 1_000_000)
+    }
+
+    @Test("the repeat timer fires after the delay, then once per interval, with the count of the repeats a late loop missed; disarmed, it is off the loop")
+    func repeatTimerOnTheLoopClock() throws {
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        var counts: [UInt64] = []
+        let timer = RepeatTimer(loop: loop) { counts.append($0) }
+        timer.arm(initial: 400_000_000, interval: 25_000_000)
+        clock.advance(byMilliseconds: 399)
+        try loop.runOnce()
+        #expect(counts.isEmpty)
+        clock.advance(byMilliseconds: 1)
+        try loop.runOnce()
+        #expect(counts == [1])
+        clock.advance(byMilliseconds: 25)
+        try loop.runOnce()
+        #expect(counts == [1, 1])
+        // The loop was held up for 100 ms: the four repeats due come as one count, and the next is
+        // due on the original beat (25 ms after the last one due), not 25 ms after the late call.
+        clock.advance(byMilliseconds: 110)
+        try loop.runOnce()
+        #expect(counts == [1, 1, 4])
+        clock.advance(byMilliseconds: 14)
+        try loop.runOnce()
+        #expect(counts == [1, 1, 4])
+        clock.advance(byMilliseconds: 1)
+        try loop.runOnce()
+        #expect(counts == [1, 1, 4, 1])
+        timer.disarm()
+        #expect(loop.timerCount == 0)
+        clock.advance(byMilliseconds: 1000)
+        try loop.runOnce()
+        #expect(counts == [1, 1, 4, 1])
+        // Re-armed with no interval: one expiry only.
+        timer.arm(initial: 1, interval: 0)
+        clock.advance(byMilliseconds: 1)
+        try loop.runOnce()
+        clock.advance(byMilliseconds: 100)
+        try loop.runOnce()
+        #expect(counts == [1, 1, 4, 1, 1])
+        #expect(loop.timerCount == 0)
     }
 
     @Test func pressArmsReleaseDisarms() {

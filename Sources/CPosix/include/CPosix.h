@@ -23,10 +23,6 @@ int cposix_signalfd_block(const int *signals, int count);
 /* Reads one pending signal from a signalfd: its number, 0 when none is pending, -1 with errno. */
 int cposix_signalfd_read(int fd);
 
-/* A non-blocking, close-on-exec CLOCK_MONOTONIC timerfd. */
-int cposix_timerfd_create(void);
-/* Arms (initial_ns > 0) or disarms (initial_ns == 0) a timerfd; interval_ns 0 = one shot. */
-int cposix_timerfd_arm(int fd, uint64_t initial_ns, uint64_t interval_ns);
 
 /* pidfd_open(2) (Linux 5.3): a descriptor that becomes readable when `pid` exits. */
 int cposix_pidfd_open(pid_t pid);
