@@ -40,6 +40,8 @@ final class ExternalTargets {
     /// Engine time at which the settle window after the last lift ends.
     private var windowEnd = -Double.infinity
     private var waiting: Request?
+    /// Inside `coalescing(_:)`.
+    private var coalescing = false
     /// What wlslider sent since the touch-down: each sample's value as emitted, as mapped and as
     /// printed, as Floats (an OSC echo comes back as a float32). A ring of the newest.
     private var sent: [SIMD4<Float>]
@@ -59,11 +61,24 @@ final class ExternalTargets {
     }
 
     /// A target from stdin or OSC: applied now, or waiting for the gesture and its settle window
-    /// to end; dropped when it is an echo.
+    /// to end; dropped when it is an echo. Inside `coalescing`, applied when that ends.
     func submit(_ request: Request) {
         if case .absolute(let value) = request, watching, isEcho(value) { return }
-        guard watching else { return apply(request) }
+        guard watching || coalescing else { return apply(request) }
         waiting = Self.combine(waiting, request)
+    }
+
+    /// Runs `body` (which submits a burst of targets, such as the datagrams one wake-up reads),
+    /// then applies what it submitted at once, in one change of the engine: the same target as
+    /// applying each in turn, at the cost of one. A flood of OSC packets would otherwise restart
+    /// the glide for each, and the socket would overflow meanwhile and drop the newest.
+    func coalescing(_ body: () -> Void) {
+        coalescing = true
+        body()
+        coalescing = false
+        guard !watching, let request = waiting else { return }
+        waiting = nil
+        apply(request)
     }
 
     /// After every change of the engine: notices a gesture beginning and ending. Allocation-free

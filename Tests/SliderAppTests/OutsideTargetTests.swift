@@ -104,6 +104,66 @@ func startListening(_ arguments: [String], compositor: TestCompositor, jack: Jac
     }
 }
 
+/// A hostile peer, a flood and a port taken (README "Failure behaviour").
+@Suite struct OSCListenHostileTests {
+    /// A second wlslider on the same port is told so (one line, exit 1) instead of binding it
+    /// quietly beside the first (SO_REUSEADDR) and taking its datagrams.
+    @Test func aPortInUseIsOneLineAndExit1() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (first, port) = try await startListening(["--value", "10"], compositor: compositor)
+            for listen in ["127.0.0.1:\(port)", String(port)] {
+                let second = try WlsliderProcess(["--osc-listen", listen], environment: compositor.environment)
+                #expect(try await second.waitForExit() == 1)
+                #expect(second.stderrLines == ["wlslider: --osc-listen: bind UDP \(listen.contains(":") ? "127.0.0.1" : "0.0.0.0"):\(port): "
+                                               + "Address already in use (errno 98); is another wlslider or OSC program listening there?"],
+                        "\(second.stderrText)")
+            }
+            // The first one still gets its targets.
+            sendDatagram(oscMessage("/wlslider/value", "f", bigEndian(Float(30).bitPattern)), to: port)
+            try await first.waitForLastLine("30.00")
+            first.signal(SIGTERM)
+            #expect(try await first.waitForExit() == 0)
+        }
+    }
+
+    /// 10 000 packets in one go: the newest one is the target (the socket's buffer holds the
+    /// burst; each wake-up applies its packets as one target), and the loop still answers stdin.
+    @Test func aFloodEndsOnItsLastPacket() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (run, port) = try await startListening(["--value", "10", "--jump-duration", "0.05"], compositor: compositor)
+            let packets = (0..<10_000).map { k in
+                oscMessage("/wlslider/value", "f", bigEndian(Float(k == 9_999 ? 77 : 20 + Double(k % 50)).bitPattern))
+            }
+            sendDatagrams(packets, to: port)
+            try await run.waitForLastLine("77.00", timeout: .seconds(10))
+            try await run.expectStillRunning(for: .milliseconds(300))
+            #expect(run.stdoutLines.last == "77.00", "a late packet of the flood came after the last one: \(run.stdoutLines.suffix(3))")
+            run.send("20\n")
+            try await run.waitForLastLine("20.00", timeout: .seconds(5))
+            run.signal(SIGTERM)
+            #expect(try await run.waitForExit() == 0)
+            #expect(run.stderrText == "")
+        }
+    }
+}
+
+/// Sends datagrams to 127.0.0.1:`port` from one socket, as fast as the kernel takes them.
+func sendDatagrams(_ packets: [[UInt8]], to port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { to in
+            for packet in packets {
+                _ = packet.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, to, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+    }
+}
+
 @Suite struct FingerWinsTests {
     /// Touch and hold: a stdin target waits; after the lift it waits the settle window too, then
     /// applies. `--osc` gets ADDRESS/touched 1 on touch-down and 0 on the lift.
