@@ -15,6 +15,10 @@ import SliderOutput
 ///   for the whole window, which with a real compositor is the same moment.
 /// - A value arriving from the touch-down to the window's end that equals one wlslider itself
 ///   sent in that time (as emitted, as mapped for `--osc`, or as printed) is an echo and is dropped.
+///   So is one, at any time, equal to a value sent in the last ``echoSpan``: a peer that sends back
+///   every value it gets (a DAW's feedback, an OSC mirror) would otherwise retarget each glide it
+///   did not start to the value of the glide's own first frame, and the slider would never get
+///   anywhere.
 /// With `--settle 0` a waiting target applies as soon as the gesture ends, as the engine's own
 /// rule alone would do.
 final class ExternalTargets {
@@ -40,11 +44,19 @@ final class ExternalTargets {
     /// Engine time at which the settle window after the last lift ends.
     private var windowEnd = -Double.infinity
     private var waiting: Request?
-    /// What wlslider sent since the touch-down: each sample's value as emitted, as mapped and as
-    /// printed, as Floats (an OSC echo comes back as a float32). A ring of the newest.
+    /// Inside `coalescing(_:)`.
+    private var coalescing = false
+    /// What wlslider sent: each sample's value as emitted, as mapped and as printed, as Floats (an
+    /// OSC echo comes back as a float32), and when (`clock`). A ring of the newest.
     private var sent: [SIMD4<Float>]
+    private var sentAt: [Double]
     private var sentCount = 0
+    /// `sentCount` at the touch-down: from there on, whatever was sent counts for the echo rule.
+    private var sentAtTouchDown = 0
     private static let sentCapacity = 512
+    /// Outside a gesture and its window, a value sent this long ago (seconds) can still come back
+    /// as an echo: a peer's reply comes within milliseconds, a DAW's at its screen's rate.
+    static let echoSpan = 0.5
     /// Called with true on touch-down and false on lift (`--osc`: ADDRESS/touched).
     var onTouch: (Bool) -> Void = { _ in }
 
@@ -56,14 +68,28 @@ final class ExternalTargets {
         mapping = format.mapping
         precision = format.precision
         sent = Array(repeating: SIMD4(repeating: .nan), count: Self.sentCapacity)
+        sentAt = Array(repeating: -.infinity, count: Self.sentCapacity)
     }
 
     /// A target from stdin or OSC: applied now, or waiting for the gesture and its settle window
-    /// to end; dropped when it is an echo.
+    /// to end; dropped when it is an echo. Inside `coalescing`, applied when that ends.
     func submit(_ request: Request) {
-        if case .absolute(let value) = request, watching, isEcho(value) { return }
-        guard watching else { return apply(request) }
+        if case .absolute(let value) = request, isEcho(value) { return }
+        guard watching || coalescing else { return apply(request) }
         waiting = Self.combine(waiting, request)
+    }
+
+    /// Runs `body` (which submits a burst of targets, such as the datagrams one wake-up reads),
+    /// then applies what it submitted at once, in one change of the engine: the same target as
+    /// applying each in turn, at the cost of one. A flood of OSC packets would otherwise restart
+    /// the glide for each, and the socket would overflow meanwhile and drop the newest.
+    func coalescing(_ body: () -> Void) {
+        coalescing = true
+        body()
+        coalescing = false
+        guard !watching, let request = waiting else { return }
+        waiting = nil
+        apply(request)
     }
 
     /// After every change of the engine: notices a gesture beginning and ending. Allocation-free
@@ -74,7 +100,7 @@ final class ExternalTargets {
         held = holding
         if holding {
             loop.cancelTimer(settleTimer)
-            sentCount = 0
+            sentAtTouchDown = sentCount
         } else {
             // Applied from the loop, never from inside the engine change that ended the gesture.
             windowEnd = slider.time + settle
@@ -83,21 +109,27 @@ final class ExternalTargets {
         onTouch(holding)
     }
 
-    /// The samples wlslider sends, remembered from touch-down to the window's end for the echo rule.
+    /// The samples wlslider sends, remembered for the echo rule.
     func recordSent(_ samples: SmallList<ValueSample>, range: SliderRange) {
-        guard watching else { return }
+        let now = clock.now()
         for sample in samples {
             let mapped = mapping.map(sample.value, range: range)
             let printed = (mapped * Self.powerOfTen(precision)).rounded() / Self.powerOfTen(precision)
             sent[sentCount % Self.sentCapacity] = SIMD4(Float(sample.value), Float(mapped), Float(printed), .nan)
+            sentAt[sentCount % Self.sentCapacity] = now
             sentCount += 1
         }
     }
 
+    /// Sent since the touch-down while watching a gesture, else within the last `echoSpan`.
     private func isEcho(_ value: Double) -> Bool {
         let v = Float(value)
-        for entry in sent.prefix(min(sentCount, Self.sentCapacity)) where entry[0] == v || entry[1] == v || entry[2] == v {
-            return true
+        let recent = clock.now() - Self.echoSpan
+        let first = max(sentCount - Self.sentCapacity, 0)
+        for index in first..<sentCount {
+            let entry = sent[index % Self.sentCapacity]
+            guard entry[0] == v || entry[1] == v || entry[2] == v else { continue }
+            if (watching && index >= sentAtTouchDown) || sentAt[index % Self.sentCapacity] >= recent { return true }
         }
         return false
     }
@@ -110,7 +142,6 @@ final class ExternalTargets {
             loop.schedule(settleTimer, afterMilliseconds: max(left * 1000, 1))
             return
         }
-        sentCount = 0
         guard let request = waiting else { return }
         waiting = nil
         apply(request)

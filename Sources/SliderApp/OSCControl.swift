@@ -23,6 +23,10 @@ final class OSCControl {
     }
 
     private func readAvailable() {
+        targets.coalescing { readBatch() }
+    }
+
+    private func readBatch() {
         for _ in 0..<Self.batch {
             let received: OSCListener.Received?
             do {

@@ -31,7 +31,7 @@ final class JackClient {
         }
         var status: Int32 = 0
         guard let client = cjack_open(name, &status) else {
-            throw Failure(description: "no JACK server to connect to (jack_client_open status \(Self.statusText(status))); start jackd, or run wlslider under pw-jack with PipeWire running")
+            throw Failure(description: Self.openFailure(status: status, name: name))
         }
         self.client = client
         self.name = String(cString: cjack_client_name(client))
@@ -109,6 +109,28 @@ final class JackClient {
         cjack_close(client)
         self.client = nil
         renderer = nil
+    }
+
+    /// What jack_client_open's status bits (jack/types.h, JackStatus) say went wrong: only
+    /// JackServerFailed means there is no server. A server that is there may refuse the client:
+    /// jack2 answers JackServerError when the name is taken and too long (over 60 bytes) to take
+    /// the "-01" it would add to make it unique.
+    static func openFailure(status: Int32, name: String) -> String {
+        let bits = UInt32(bitPattern: status)
+        let code = "jack_client_open status \(statusText(status))"
+        if bits & 0x10 != 0 {  // JackServerFailed
+            return "no JACK server to connect to (\(code)); start jackd, or run wlslider under pw-jack with PipeWire running"
+        }
+        if bits & 0x400 != 0 {  // JackVersionError
+            return "the JACK server speaks another protocol version than \(library) (\(code)); use the libjack that came with the server"
+        }
+        if bits & 0x20 != 0 {  // JackServerError
+            let hint = name.utf8.count > 60
+                ? "; if a client of that name is running already, the server cannot add -01 to a name of more than 60 bytes: give a shorter --jack-name"
+                : ""
+            return "the JACK server refused a client named \"\(name)\" (\(code))\(hint)"
+        }
+        return "cannot open a JACK client named \"\(name)\" (\(code))"
     }
 
     private static func statusText(_ status: Int32) -> String {

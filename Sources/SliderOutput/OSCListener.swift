@@ -89,7 +89,7 @@ public final class OSCListener {
 
     /// Reads one waiting datagram; nil when none waits.
     public func receive() throws(SystemError) -> Received? {
-        let got: (length: Int, truncated: Bool, sender: String)?
+        let got: (length: Int, truncated: Bool, sender: SocketAddress)?
         do throws(Errno) {
             got = try socket.receive(into: buffer)
         } catch {
@@ -97,14 +97,14 @@ public final class OSCListener {
         }
         guard let got else { return nil }
         if got.truncated {
-            return .bad("osc-listen: ignored a packet from \(got.sender): longer than \(Self.maximumPacket) bytes")
+            return .bad("osc-listen: ignored a packet from \(got.sender.numericText): longer than \(Self.maximumPacket) bytes")
         }
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got.length])
         switch OSCPacketReader.targets(in: bytes, address: address) {
         case .success(let values):
             return values.last.map { .target($0) } ?? .nothing
         case .failure(let error):
-            return .bad("osc-listen: ignored a packet from \(got.sender): \(error.reason)")
+            return .bad("osc-listen: ignored a packet from \(got.sender.numericText): \(error.reason)")
         }
     }
 }
@@ -158,6 +158,8 @@ enum OSCPacketReader {
         case "h": value = Double(try cursor.int64())
         default: throw OSCPacketError(reason: "\(address) needs a float, double or int argument, got type \"\(type)\"")
         }
+        // The message ends with its argument: a stdin line "48 junk" is no number either.
+        guard cursor.atEnd else { throw OSCPacketError(reason: "\(address): \(cursor.bytes.count) bytes after its argument") }
         guard value.isFinite else { throw OSCPacketError(reason: "\(address) \(value) is not a finite number") }
         targets.append(value)
     }

@@ -36,7 +36,7 @@ public struct StdinCommandError: Error, Equatable, CustomStringConvertible {
     public var description: String { "stdin: ignored line \(Self.quoted(line)): \(reason)" }
 
     /// The line in double quotes, control characters and quotes escaped, at most 40 characters then `…`.
-    static func quoted(_ text: String, limit: Int = 40) -> String {
+    public static func quoted(_ text: String, limit: Int = 40) -> String {
         var result = "\""
         for (count, character) in text.enumerated() {
             if count == limit {

@@ -146,10 +146,10 @@ struct WlsliderCommand: ParsableCommand {
     @Flag(name: .customLong("midi-14bit"), help: "Send --midi-cc with 14 bits: the most significant 7 on NUMBER (0 to 31), the least significant 7 on NUMBER+32.")
     var midi14bit = false
 
-    @Option(help: ArgumentHelp("Take targets from OSC messages received on this UDP port (on HOST only, if given): a message to the --osc address (default /wlslider/value) with one float, double or int argument sets the target, as a number on stdin does.", valueName: "[host:]port"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Take targets from OSC messages received on this UDP port (on HOST only, if given): a message to the --osc address (default /wlslider/value) with one float, double or int argument sets the target, as a number on stdin does.", valueName: "[host:]port"))
     var oscListen: String?
 
-    @Option(parsing: .unconditional, help: "How long targets from stdin and OSC wait after a gesture ends, in seconds (they wait during the gesture too); one equal to a value wlslider sent meanwhile is an echo and is dropped.")
+    @Option(parsing: .unconditional, help: "How long targets from stdin and OSC wait after a gesture ends, in seconds (they wait during the gesture too); one equal to a value wlslider sent meanwhile, or in the last 0.5 s, is an echo and is dropped.")
     var settle: Double = 0.3
 
     @Flag(help: "Exit when stdin ends, instead of carrying on.")

@@ -166,9 +166,17 @@ extension WlsliderCommand {
             throw ValidationError(error.description)
         }
         let name = jackName ?? JackOutput.Options.defaultName
-        // jack_client_name_size() is 64 with the terminating NUL in jack2 and PipeWire alike.
-        guard !name.isEmpty, name.utf8.count <= 63, !name.contains(":") else {
-            throw ValidationError("--jack-name \"\(name)\": a JACK client name has 1 to 63 bytes and no colon")
+        // jack_client_name_size() is 64 with the terminating NUL in jack2 and PipeWire alike. JACK
+        // itself takes control characters, but a port name with a newline breaks every tool that
+        // lists ports a line each (jack_lsp, the tests' own waits).
+        guard !name.isEmpty, name.utf8.count <= 63, !name.contains(":"),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw ValidationError("--jack-name \(StdinCommandError.quoted(name)): a JACK client name has 1 to 63 bytes, no colon and no control characters")
+        }
+        // jack2's jack_port_by_name("") returns some port rather than none, so an empty name would
+        // be reported as a port that cannot be connected rather than as no port at all.
+        if jackConnect.contains("") {
+            throw ValidationError("--jack-connect \"\": expected a port name such as system:playback_1 (jack_lsp lists them)")
         }
         return JackOutput.Options(name: name, audio: jack, midi: control, connections: jackConnect)
     }

@@ -4,6 +4,8 @@ import Glibc
 import TestCompositor
 import Testing
 
+private let nameRule = "a JACK client name has 1 to 63 bytes, no colon and no control characters"
+
 @Suite(.serialized) struct JackFailureTests {
     /// No libjack.so.0 on the machine (WLSLIDER_LIBJACK names one that is not there): one line, exit 1.
     @Test func missingLibraryIsOneLineAndExit1() async throws {
@@ -24,6 +26,43 @@ import Testing
             #expect(try await run.waitForExit() == 1)
             #expect(run.stderrLines.count == 1, "\(run.stderrLines)")
             #expect(run.stderrText.hasPrefix("wlslider: --midi-cc: no JACK server to connect to (jack_client_open status 0x11)"), "\(run.stderrText)")
+        }
+    }
+
+    /// No server, and nothing in the environment that says not to start one: wlslider asks libjack
+    /// not to (JackNoStartServer), so the command in ~/.jackdrc that libjack would otherwise run
+    /// never runs; one line, exit 1, at once.
+    @Test func noServerIsNeverStarted() async throws {
+        let home = makeTemporaryDirectory("jackdrc")
+        defer { removeDirectory(home) }
+        try writeFile(home + "/fake-jackd", "#!/bin/sh\ntouch \(home)/started\nsleep 5\n", mode: 0o755)
+        try writeFile(home + "/.jackdrc", home + "/fake-jackd\n")
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            var environment = compositor.environment.merging(["HOME": home, "JACK_DEFAULT_SERVER": "wlslider-test-never-started"]) { $1 }
+            environment["JACK_NO_START_SERVER"] = nil
+            let run = try WlsliderProcess(["--jack"], environment: environment, unsetting: ["JACK_NO_START_SERVER", "JACK_START_SERVER"])
+            #expect(try await run.waitForExit(timeout: .seconds(10)) == 1)
+            #expect(run.stderrLines.count == 1 && run.stderrText.hasPrefix("wlslider: --jack: no JACK server to connect to"), "\(run.stderrText)")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(access(home + "/started", F_OK) != 0, "libjack ran ~/.jackdrc")
+        }
+    }
+
+    /// A server that is there but refuses the client is not "no server": a name of 63 bytes that
+    /// is taken cannot take the -01 jack2 would add, and the line says so.
+    @Test func aTakenNameTooLongToMakeUniqueIsNamed() async throws {
+        let server = try await JackServer()
+        let name = String(repeating: "n", count: 63)
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let first = try await startJackWlslider(["--jack", "--jack-name", name], server: server, compositor: compositor)
+            try await server.waitForPort(name + ":value", of: first)
+            let second = try WlsliderProcess(["--jack", "--jack-name", name], environment: compositor.environment.merging(server.environment) { $1 })
+            #expect(try await second.waitForExit() == 1)
+            #expect(second.stderrLines == ["wlslider: --jack: the JACK server refused a client named \"\(name)\" (jack_client_open status 0x21); "
+                                           + "if a client of that name is running already, the server cannot add -01 to a name of more than 60 bytes: give a shorter --jack-name"],
+                    "\(second.stderrText)")
+            first.signal(SIGTERM)
+            #expect(try await first.waitForExit() == 0)
         }
     }
 
@@ -91,9 +130,32 @@ import Testing
         (["--midi-cc", "128"], "Error: --midi-cc: \"128\" is not a controller number from 0 to 127"),
         (["--midi-cc", "32", "--midi-14bit"], "Error: --midi-cc: \"32\" is not a controller from 0 to 31 (with --midi-14bit the LSB goes on NUMBER+32)"),
         (["--midi-cc", "1", "--midi-channel", "17"], "Error: --midi-channel: \"17\" is not a MIDI channel from 1 to 16"),
-        (["--jack", "--jack-name", "a:b"], "Error: --jack-name \"a:b\": a JACK client name has 1 to 63 bytes and no colon"),
+        (["--jack", "--jack-name", "a:b"], "Error: --jack-name \"a:b\": \(nameRule)"),
+        (["--jack", "--jack-name", ""], "Error: --jack-name \"\": \(nameRule)"),
+        (["--jack", "--jack-name", String(repeating: "n", count: 300)], "Error: --jack-name \"\(String(repeating: "n", count: 40))\"…: \(nameRule)"),
+        // A newline would make the port's name two lines in jack_lsp (and the message two lines).
+        (["--jack", "--jack-name", "a\nb"], "Error: --jack-name \"a\\x0ab\": \(nameRule)"),
+        (["--jack", "--jack-connect", ""], "Error: --jack-connect \"\": expected a port name such as system:playback_1 (jack_lsp lists them)"),
+        (["--midi-cc", "-1"], "Error: --midi-cc: \"-1\" is not a controller number from 0 to 127"),
+        (["--midi-cc", "1e3"], "Error: --midi-cc: \"1e3\" is not a controller number from 0 to 127"),
+        (["--midi-cc", "nan"], "Error: --midi-cc: \"nan\" is not a controller number from 0 to 127"),
+        (["--midi-cc", "0x10"], "Error: --midi-cc: \"0x10\" is not a controller number from 0 to 127"),
+        (["--midi-cc", " 7"], "Error: --midi-cc: \" 7\" is not a controller number from 0 to 127"),
+        (["--midi-cc", ""], "Error: --midi-cc: \"\" is not a controller number from 0 to 127"),
+        (["--midi-cc", "127", "--midi-14bit"], "Error: --midi-cc: \"127\" is not a controller from 0 to 31 (with --midi-14bit the LSB goes on NUMBER+32)"),
+        (["--midi-cc", "1", "--midi-channel", "0"], "Error: --midi-channel: \"0\" is not a MIDI channel from 1 to 16"),
+        (["--midi-cc", "1", "--midi-channel", "1.5"], "Error: --midi-channel: \"1.5\" is not a MIDI channel from 1 to 16"),
         (["--osc-listen", "nope"], "Error: --osc-listen: \"nope\": \"nope\" is not a port from 1 to 65535 (expected [HOST:]PORT, e.g. 9000 or 127.0.0.1:9000)"),
+        (["--osc-listen", "0"], "Error: --osc-listen: \"0\": \"0\" is not a port from 1 to 65535 (expected [HOST:]PORT, e.g. 9000 or 127.0.0.1:9000)"),
+        (["--osc-listen", "65536"], "Error: --osc-listen: \"65536\": \"65536\" is not a port from 1 to 65535 (expected [HOST:]PORT, e.g. 9000 or 127.0.0.1:9000)"),
+        // A port is a number: "-1" is one (out of range), not a missing value and an option.
+        (["--osc-listen", "-1"], "Error: --osc-listen: \"-1\": \"-1\" is not a port from 1 to 65535 (expected [HOST:]PORT, e.g. 9000 or 127.0.0.1:9000)"),
+        (["--osc-listen", "host:"], "Error: --osc-listen: \"host:\": \"\" is not a port from 1 to 65535 (expected [HOST:]PORT, e.g. 9000 or 127.0.0.1:9000)"),
+        (["--osc-listen", ":5000"], "Error: --osc-listen: \":5000\": empty host (expected [HOST:]PORT, e.g. 9000 or 127.0.0.1:9000)"),
         (["--settle", "-1"], "Error: --settle -1 must be between 0 and 60 seconds"),
+        (["--settle", "nan"], "Error: --settle must be a finite number, not nan"),
+        (["--settle", "inf"], "Error: --settle must be a finite number, not inf"),
+        (["--settle", "1e308"], "Error: --settle 1e+308 must be between 0 and 60 seconds"),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
         let (environment, directory) = environmentWithoutCompositor()

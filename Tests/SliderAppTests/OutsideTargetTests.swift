@@ -2,6 +2,7 @@
 // fighting the finger (--settle, echoes, ADDRESS/touched).
 import Foundation
 import Glibc
+import Synchronization
 import TestCompositor
 import Testing
 
@@ -102,6 +103,131 @@ func startListening(_ arguments: [String], compositor: TestCompositor, jack: Jac
             #expect(try await run.waitForExit() == 0)
         }
     }
+}
+
+/// A hostile peer, a flood and a port taken (README "Failure behaviour").
+@Suite struct OSCListenHostileTests {
+    /// A second wlslider on the same port is told so (one line, exit 1) instead of binding it
+    /// quietly beside the first (SO_REUSEADDR) and taking its datagrams.
+    @Test func aPortInUseIsOneLineAndExit1() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (first, port) = try await startListening(["--value", "10"], compositor: compositor)
+            for listen in ["127.0.0.1:\(port)", String(port)] {
+                let second = try WlsliderProcess(["--osc-listen", listen], environment: compositor.environment)
+                #expect(try await second.waitForExit() == 1)
+                #expect(second.stderrLines == ["wlslider: --osc-listen: bind UDP \(listen.contains(":") ? "127.0.0.1" : "0.0.0.0"):\(port): "
+                                               + "Address already in use (errno 98); is another wlslider or OSC program listening there?"],
+                        "\(second.stderrText)")
+            }
+            // The first one still gets its targets.
+            sendDatagram(oscMessage("/wlslider/value", "f", bigEndian(Float(30).bitPattern)), to: port)
+            try await first.waitForLastLine("30.00")
+            first.signal(SIGTERM)
+            #expect(try await first.waitForExit() == 0)
+        }
+    }
+
+    /// 10 000 packets in one go: the newest one is the target (the socket's buffer holds the
+    /// burst; each wake-up applies its packets as one target), and the loop still answers stdin.
+    @Test func aFloodEndsOnItsLastPacket() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (run, port) = try await startListening(["--value", "10", "--jump-duration", "0.05"], compositor: compositor)
+            let packets = (0..<10_000).map { k in
+                oscMessage("/wlslider/value", "f", bigEndian(Float(k == 9_999 ? 77 : 20 + Double(k % 50)).bitPattern))
+            }
+            sendDatagrams(packets, to: port)
+            try await run.waitForLastLine("77.00", timeout: .seconds(10))
+            try await run.expectStillRunning(for: .milliseconds(300))
+            #expect(run.stdoutLines.last == "77.00", "a late packet of the flood came after the last one: \(run.stdoutLines.suffix(3))")
+            run.send("20\n")
+            try await run.waitForLastLine("20.00", timeout: .seconds(5))
+            run.signal(SIGTERM)
+            #expect(try await run.waitForExit() == 0)
+            #expect(run.stderrText == "")
+        }
+    }
+
+    /// A peer that sends every value straight back (with --osc to it and --osc-listen from it)
+    /// does not hold the slider back: a target from stdin still glides all the way, because the
+    /// values coming back are echoes of what wlslider sent.
+    @Test func aPeerEchoingEveryValueDoesNotStopTheGlide() async throws {
+        let peer = try EchoPeer()
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (run, port) = try await startListening(["--value", "10", "--osc", "127.0.0.1:\(peer.port)/wlslider/value"],
+                                                       compositor: compositor)
+            peer.forward(to: port)
+            run.send("90\n")
+            try await run.waitForLastLine("90.00", timeout: .seconds(10))
+            try await run.expectStillRunning(for: .milliseconds(300))
+            #expect(run.stdoutLines.last == "90.00")
+            #expect(peer.forwarded > 5, "the peer sent back \(peer.forwarded) values")
+            run.signal(SIGTERM)
+            #expect(try await run.waitForExit() == 0)
+        }
+    }
+}
+
+/// Sends datagrams to 127.0.0.1:`port` from one socket, as fast as the kernel takes them.
+func sendDatagrams(_ packets: [[UInt8]], to port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { to in
+            for packet in packets {
+                _ = packet.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, to, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+    }
+}
+
+/// An OSC peer that sends every datagram it receives back to a port at once, on a thread of
+/// its own (as DAWs with feedback and OSC mirrors do).
+final class EchoPeer: @unchecked Sendable {
+    let port: UInt16
+    private let fd: Int32
+    private final class State: Sendable {
+        let shared = Mutex<(target: UInt16?, forwarded: Int, stop: Bool)>((nil, 0, false))
+    }
+    private let state = State()
+    private let thread: Thread
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        self.fd = fd
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { close(fd); throw WaitTimeout(description: "echo peer: bind failed, errno \(errno)") }
+        port = UInt16(bigEndian: address.sin_port)
+        let state = state
+        thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while !state.shared.withLock({ $0.stop }) {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                guard n > 0, let target = state.shared.withLock({ $0.target }) else { continue }
+                sendDatagram(Array(buffer[0..<n]), to: target)
+                state.shared.withLock { $0.forwarded += 1 }
+            }
+            close(fd)
+        }
+        thread.start()
+    }
+
+    deinit { state.shared.withLock { $0.stop = true } }
+
+    /// From now on, everything received goes to 127.0.0.1:`port`.
+    func forward(to port: UInt16) { state.shared.withLock { $0.target = port } }
+    var forwarded: Int { state.shared.withLock { $0.forwarded } }
 }
 
 @Suite struct FingerWinsTests {

@@ -156,3 +156,92 @@ final class OSCDump {
         #expect(named.remoteAddress == "127.0.0.1:5000" || named.remoteAddress == "[::1]:5000")
     }
 }
+
+/// `--osc-listen`'s packet reader against what a hostile or sloppy peer sends: every packet is
+/// either the targets it holds or one reason, never a crash or a read past its end.
+@Suite struct OSCPacketReaderTests {
+    static let address = "/wlslider/value"
+
+    static func padded(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes + [0]
+        while bytes.count % 4 != 0 { bytes.append(0) }
+        return bytes
+    }
+    static func message(_ tags: String, _ arguments: [UInt8] = [], to address: String = address) -> [UInt8] {
+        padded(Array(address.utf8)) + padded(Array(tags.utf8)) + arguments
+    }
+    static func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+    static func float(_ value: Float) -> [UInt8] { be(value.bitPattern) }
+    static func bundle(_ elements: [[UInt8]]) -> [UInt8] {
+        Array("#bundle".utf8) + [0] + be(UInt64(1)) + elements.flatMap { be(Int32($0.count)) + $0 }
+    }
+
+    static func read(_ packet: [UInt8]) -> Result<[Double], OSCPacketError> {
+        packet.withUnsafeBytes { OSCPacketReader.targets(in: $0, address: address) }
+    }
+
+    /// Numbers that are finite set the target as a stdin number would (the engine clamps them to
+    /// the range); a denormal is a number too.
+    @Test(arguments: [
+        (message(",f", float(0.5)), 0.5),
+        (message(",f", float(1e38)), Double(Float(1e38))),
+        (message(",f", be(UInt32(1))), Double(Float(bitPattern: 1))),
+        (message(",i", be(Int32.min)), Double(Int32.min)),
+        (message(",d", be((42.5).bitPattern)), 42.5),
+        (message(",h", be(Int64.max)), Double(Int64.max)),
+        (bundle([message(",f", float(44))]), 44.0),
+        (bundle([bundle([message(",f", float(45))])]), 45.0),
+    ])
+    func numbersAreTargets(packet: [UInt8], expected: Double) {
+        #expect(Self.read(packet) == .success([expected]))
+    }
+
+    /// Other addresses are none of wlslider's business: no target and no complaint.
+    @Test func otherAddressesAreSkippedQuietly() {
+        #expect(Self.read(Self.message(",f", Self.float(9), to: "/other")) == .success([]))
+        #expect(Self.read(Self.message(",i", Self.be(Int32(1)), to: "/wlslider/value/touched")) == .success([]))
+    }
+
+    /// Each bad packet has its reason; NaN and infinities are rejected as on stdin.
+    static let badPackets: [([UInt8], String)] = {
+        var packets: [([UInt8], String)] = []
+        packets.append(([UInt8](), "empty"))
+        packets.append((Array("hello".utf8), "not an OSC message or bundle"))
+        packets.append((Array(address.utf8), "a string without its terminating NUL"))
+        packets.append((padded(Array(address.utf8)) + padded(Array("f".utf8)) + float(30), "without a type tag string"))
+        packets.append((Array(message(",f", float(30)).dropLast(2)), "cut short"))
+        packets.append((padded(Array(address.utf8)) + Array(",f".utf8) + float(49), "cut short"))
+        packets.append((message(",f", float(.nan)), "nan is not a finite number"))
+        packets.append((message(",f", float(.infinity)), "inf is not a finite number"))
+        packets.append((message(",f", float(-.infinity)), "-inf is not a finite number"))
+        packets.append((message(",d", be(Double.infinity.bitPattern)), "inf is not a finite number"))
+        packets.append((message(",s", padded(Array("50".utf8))), "needs a float, double or int argument, got type \"s\""))
+        packets.append((message(",ff", float(1) + float(2)), "needs one number argument, got type tags \",ff\""))
+        packets.append((message(","), "needs one number argument, got type tags \",\""))
+        packets.append((padded(Array(address.utf8)), "needs one number argument, got type tags \",\""))
+        packets.append((message(",f", float(48)) + Array("junk".utf8), "4 bytes after its argument"))
+        packets.append((Array("#bundle".utf8) + [0], "cut short"))
+        packets.append((Array("#bundle".utf8) + [0] + be(UInt64(1)) + be(Int32(4096)) + message(",f", float(46)), "cut short"))
+        packets.append((Array("#bundle".utf8) + [0] + be(UInt64(1)) + be(Int32(-4)) + message(",f", float(46)), "a bundle element of size -4"))
+        packets.append((padded(Array("/wlslider/välue".utf8)) + padded(Array(",f".utf8)) + float(3), "not printable ASCII"))
+        return packets
+    }()
+
+    @Test(arguments: badPackets)
+    func badPacketsSayWhy(packet: [UInt8], reason: String) {
+        guard case .failure(let error) = Self.read(packet) else {
+            Issue.record("accepted: \(Self.read(packet))")
+            return
+        }
+        #expect(error.reason.hasSuffix(reason), "\(error.reason)")
+    }
+
+    /// Bundles nested deeper than 8 are refused (the reader recurses); a 64 KiB-ish packet of
+    /// nesting costs nothing.
+    @Test func deepNestingIsRefused() {
+        var packet = Self.message(",f", Self.float(1))
+        for _ in 0..<3000 { packet = Self.bundle([packet]) }
+        guard case .failure(let error) = Self.read(packet) else { Issue.record("accepted"); return }
+        #expect(error.reason == "bundles nested more than 8 deep")
+    }
+}

@@ -44,8 +44,9 @@ final class WlsliderProcess {
     ///
     /// `redirections` are shell redirections applied as it starts (`<&-`, `>/dev/full`, `2>&1`):
     /// it then runs through `sh -c 'exec "$0" "$@" REDIRECTIONS'`, with the same pid.
+    /// `unsetting` names variables of the test's environment the child must not see.
     init(_ arguments: [String], environment: [String: String], executable: String = wlsliderPath,
-         redirections: String = "") throws {
+         redirections: String = "", unsetting: [String] = []) throws {
         self.arguments = arguments
         self.executable = executable
         let stdin = try Self.pipe(), stdout = try Self.pipe(), stderr = try Self.pipe()
@@ -54,7 +55,7 @@ final class WlsliderProcess {
             ? [executable] + arguments
             : ["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirections)", executable] + arguments
         do {
-            pid = try Self.spawn(command, environment: Self.childEnvironment(environment),
+            pid = try Self.spawn(command, environment: Self.childEnvironment(environment, unsetting: unsetting),
                                  stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
         } catch {
             [stdin.write, stdout.read, stderr.read].forEach { _ = close($0) }
@@ -233,7 +234,7 @@ final class WlsliderProcess {
         return (fds[0], fds[1])
     }
 
-    private static func childEnvironment(_ extra: [String: String]) -> [String] {
+    private static func childEnvironment(_ extra: [String: String], unsetting: [String]) -> [String] {
         var env: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -241,7 +242,7 @@ final class WlsliderProcess {
             if let eq = pair.firstIndex(of: "=") { env[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
             entry += 1
         }
-        for name in ["WAYLAND_SOCKET", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "WAYLAND_DEBUG"] { env[name] = nil }
+        for name in ["WAYLAND_SOCKET", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "WAYLAND_DEBUG"] + unsetting { env[name] = nil }
         env.merge(extra) { _, new in new }
         return env.map { "\($0.key)=\($0.value)" }
     }
