@@ -15,10 +15,11 @@ import SliderOutput
 ///   for the whole window, which with a real compositor is the same moment.
 /// - A value arriving from the touch-down to the window's end that equals one wlslider itself
 ///   sent in that time (as emitted, as mapped for `--osc`, or as printed) is an echo and is dropped.
-///   So is one, at any time, equal to a value sent in the last ``echoSpan``: a peer that sends back
-///   every value it gets (a DAW's feedback, an OSC mirror) would otherwise retarget each glide it
-///   did not start to the value of the glide's own first frame, and the slider would never get
-///   anywhere.
+///   So is an OSC value, at any time, equal to a value sent in the last ``echoSpan``: a peer that
+///   sends back every value it gets (a DAW's feedback, an OSC mirror) would otherwise retarget
+///   each glide it did not start to the value of the glide's own first frame, and the slider
+///   would never get anywhere. Stdin has no such peer, and a script may well come back to a value
+///   it left a moment ago: outside the gesture's window, its values always apply.
 /// With `--settle 0` a waiting target applies as soon as the gesture ends, as the engine's own
 /// rule alone would do.
 final class ExternalTargets {
@@ -71,10 +72,16 @@ final class ExternalTargets {
         sentAt = Array(repeating: -.infinity, count: Self.sentCapacity)
     }
 
+    /// Where a target came from: OSC values can be echoes at any time, stdin's only during a
+    /// gesture's window.
+    enum Origin {
+        case stdin, osc
+    }
+
     /// A target from stdin or OSC: applied now, or waiting for the gesture and its settle window
     /// to end; dropped when it is an echo. Inside `coalescing`, applied when that ends.
-    func submit(_ request: Request) {
-        if case .absolute(let value) = request, isEcho(value) { return }
+    func submit(_ request: Request, from origin: Origin) {
+        if case .absolute(let value) = request, isEcho(value, from: origin) { return }
         guard watching || coalescing else { return apply(request) }
         waiting = Self.combine(waiting, request)
     }
@@ -121,15 +128,16 @@ final class ExternalTargets {
         }
     }
 
-    /// Sent since the touch-down while watching a gesture, else within the last `echoSpan`.
-    private func isEcho(_ value: Double) -> Bool {
+    /// Sent since the touch-down while watching a gesture, else (from OSC) within the last `echoSpan`.
+    private func isEcho(_ value: Double, from origin: Origin) -> Bool {
+        guard watching || origin == .osc else { return false }
         let v = Float(value)
         let recent = clock.now() - Self.echoSpan
         let first = max(sentCount - Self.sentCapacity, 0)
         for index in first..<sentCount {
             let entry = sent[index % Self.sentCapacity]
             guard entry[0] == v || entry[1] == v || entry[2] == v else { continue }
-            if (watching && index >= sentAtTouchDown) || sentAt[index % Self.sentCapacity] >= recent { return true }
+            if (watching && index >= sentAtTouchDown) || (origin == .osc && sentAt[index % Self.sentCapacity] >= recent) { return true }
         }
         return false
     }

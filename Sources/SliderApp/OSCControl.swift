@@ -39,7 +39,7 @@ final class OSCControl {
             }
             switch received {
             case nil: return
-            case .target(let value)?: targets.submit(.absolute(value))
+            case .target(let value)?: targets.submit(.absolute(value), from: .osc)
             case .nothing?: break
             case .bad(let line)?: reportBad(line)
             }

@@ -57,9 +57,9 @@ final class StdinControl {
         case .success(.quit):
             onQuit()
         case .success(.setTarget(let v)?):
-            targets.submit(.absolute(v))
+            targets.submit(.absolute(v), from: .stdin)
         case .success(.adjustTarget(let d)?):
-            targets.submit(.relative(d))
+            targets.submit(.relative(d), from: .stdin)
         case .success(let command?):
             do {
                 try controller.update { slider, t throws(SliderError) in try Self.apply(command, to: &slider, at: t) }

@@ -149,7 +149,7 @@ struct WlsliderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Take targets from OSC messages received on this UDP port (on HOST only, if given): a message to the --osc address (default /wlslider/value) with one float, double or int argument sets the target, as a number on stdin does.", valueName: "[host:]port"))
     var oscListen: String?
 
-    @Option(parsing: .unconditional, help: "How long targets from stdin and OSC wait after a gesture ends, in seconds (they wait during the gesture too); one equal to a value wlslider sent meanwhile, or in the last 0.5 s, is an echo and is dropped.")
+    @Option(parsing: .unconditional, help: "How long targets from stdin and OSC wait after a gesture ends, in seconds (they wait during the gesture too); one equal to a value wlslider sent meanwhile (from OSC: or in the last 0.5 s) is an echo and is dropped.")
     var settle: Double = 0.3
 
     @Flag(help: "Exit when stdin ends, instead of carrying on.")

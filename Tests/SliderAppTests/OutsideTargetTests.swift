@@ -260,6 +260,24 @@ final class EchoPeer: @unchecked Sendable {
         }
     }
 
+    /// Outside a gesture, a value from stdin equal to one wlslider just sent is no echo: a script
+    /// that comes back to a value it left a moment ago (10 → 90 → 10) gets it.
+    @Test func stdinComingBackToAValueJustSentApplies() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (run, _) = try await compositor.startWlslider(["--value", "10", "--jump-duration", "0.05"])
+            run.send("40\n")
+            try await run.waitForLastLine("40.00")
+            run.send("90\n")
+            try await run.wait(for: "the glide away from 40") { run.stdoutLines.last.flatMap(Double.init).map { $0 > 40 } == true }
+            run.send("40\n")
+            try await run.waitForLastLine("40.00", timeout: .seconds(5))
+            try await run.expectStillRunning(for: .milliseconds(300))
+            #expect(run.stdoutLines.last == "40.00", "\(run.stdoutLines.suffix(4))")
+            run.signal(SIGTERM)
+            #expect(try await run.waitForExit() == 0)
+        }
+    }
+
     /// A value equal to one wlslider printed during the gesture, arriving in the settle window, is
     /// an echo: dropped, so the slider stays where the finger left it.
     @Test func anEchoOfASentValueIsDropped() async throws {
