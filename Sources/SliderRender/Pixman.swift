@@ -22,10 +22,13 @@ enum BlendOp {
 final class PixmanImage {
     fileprivate let handle: OpaquePointer
     private let ownedBytes: UnsafeMutableRawPointer?
+    /// Bytes from one row of `ownedBytes` to the next.
+    private let ownedStride: Int
 
-    private init(handle: OpaquePointer, ownedBytes: UnsafeMutableRawPointer?) {
+    private init(handle: OpaquePointer, ownedBytes: UnsafeMutableRawPointer?, stride: Int = 0) {
         self.handle = handle
         self.ownedBytes = ownedBytes
+        ownedStride = stride
     }
 
     deinit {
@@ -44,25 +47,6 @@ final class PixmanImage {
             fatalError("pixman_image_create_solid_fill failed: out of memory")
         }
         self.init(handle: handle, ownedBytes: nil)
-    }
-
-    /// A colour that can change between composites without a new image: one premultiplied
-    /// ARGB8888 pixel repeated over the plane (pixman treats it as a solid colour). Set `pixel`
-    /// before compositing with it.
-    static func settableColor() -> PixmanImage {
-        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4, alignment: 4)
-        bytes.storeBytes(of: 0, as: UInt32.self)
-        guard let handle = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, bytes.assumingMemoryBound(to: UInt32.self), 4) else {
-            fatalError("pixman_image_create_bits(1x1) failed: out of memory")
-        }
-        pixman_image_set_repeat(handle, PIXMAN_REPEAT_NORMAL)
-        return PixmanImage(handle: handle, ownedBytes: bytes)
-    }
-
-    /// The pixel of an image made by `settableColor()`.
-    var pixel: UInt32 {
-        get { ownedBytes?.load(as: UInt32.self) ?? 0 }
-        set { ownedBytes?.storeBytes(of: newValue, as: UInt32.self) }
     }
 
     /// An 8-bit alpha mask of `width` × `height` whose bytes are produced by `coverage(column, row)`.
@@ -94,8 +78,51 @@ final class PixmanImage {
         guard let handle = pixman_image_create_bits(format, Int32(w), Int32(h), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
             fatalError("pixman_image_create_bits(\(w)x\(h), \(bytesPerPixel) bytes per pixel) failed: out of memory")
         }
-        self.init(handle: handle, ownedBytes: bytes)
+        self.init(handle: handle, ownedBytes: bytes, stride: stride)
     }
+
+    /// The pixels of an image this type allocated (a mask or a sprite), to read directly; nil
+    /// for a solid colour.
+    var rows: PixelRows? {
+        ownedBytes.map { PixelRows(base: $0, stride: ownedStride) }
+    }
+
+    /// Composites `source` seen through `mask` (top-left pixel on `maskOrigin`) onto `area` of
+    /// this image, as `Destination.composite` does on a buffer.
+    func composite(_ op: BlendOp, _ source: PixmanImage, mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0),
+                   area: PixelRect) {
+        compositeArea(op, source, sourceOrigin: (0, 0), mask: mask, maskOrigin: maskOrigin, onto: handle, area: area)
+    }
+}
+
+/// Rows of pixels in memory: the first row's address and the bytes from one row to the next.
+struct PixelRows {
+    let base: UnsafeMutableRawPointer
+    let stride: Int
+
+    /// Row `y` as 32-bit pixels.
+    @inline(__always)
+    func argb(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        (base + y * stride).assumingMemoryBound(to: UInt32.self)
+    }
+
+    /// Row `y` as 8-bit coverage.
+    @inline(__always)
+    func alpha(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        (base + y * stride).assumingMemoryBound(to: UInt8.self)
+    }
+}
+
+/// The one pixman_image_composite32 call: `source` (top-left pixel on `sourceOrigin`) through
+/// `mask` (top-left pixel on `maskOrigin`) onto `area` of `destination`.
+private func compositeArea(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int), mask: PixmanImage?,
+                           maskOrigin: (x: Int, y: Int), onto destination: OpaquePointer, area: PixelRect) {
+    pixman_image_composite32(
+        op.pixman, source.handle, mask?.handle, destination,
+        Int32(area.x - sourceOrigin.x), Int32(area.y - sourceOrigin.y),
+        Int32(area.x - maskOrigin.x), Int32(area.y - maskOrigin.y),
+        Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)
+    )
 }
 
 /// The caller's buffer wrapped as a pixman destination for the span of one render call,
@@ -125,11 +152,6 @@ struct Destination: ~Copyable {
     func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0),
                    mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
         guard let area = area.intersection(extents) else { return }
-        pixman_image_composite32(
-            op.pixman, source.handle, mask?.handle, handle,
-            Int32(area.x - sourceOrigin.x), Int32(area.y - sourceOrigin.y),
-            Int32(area.x - maskOrigin.x), Int32(area.y - maskOrigin.y),
-            Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)
-        )
+        compositeArea(op, source, sourceOrigin: sourceOrigin, mask: mask, maskOrigin: maskOrigin, onto: handle, area: area)
     }
 }

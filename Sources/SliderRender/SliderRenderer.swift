@@ -5,9 +5,10 @@
 // track → value fill → thumb over its shadow (one cached sprite). Because every damaged pixel
 // is rebuilt from the background up, a partial repaint is pixel-identical to a full one.
 //
-// Cost model: shapes are rasterized once (track mask per geometry, thumb sprite per radius
-// and subpixel phase) and each frame is a handful of pixman composites over the damage only;
-// scripts/bench-render measures it.
+// Cost model: shapes are rasterized once (the track with the background beneath it, empty and
+// filled, per geometry; the thumb sprite per radius and subpixel phase). A frame copies the
+// damaged rows of the first (Backdrop.swift) and composites the sprite over them: one pixman
+// composite per frame. scripts/bench-render measures it.
 import Glibc
 import SliderEngine
 
@@ -21,12 +22,10 @@ public final class SliderRenderer {
     }
 
     private var paints: Paints
-    private var trackMask: (layout: TaperedCapsule, axis: Orientation, box: PixelRect, mask: PlacedImage)?
+    private var backdrop: Backdrop?
     private var thumbSprites = ThumbSpriteCache()
     private var thumbSpriteScale = 0.0
     private var trackRasterizations = 0
-    /// The colour of the pixel row or column the fill's end crosses, set each frame.
-    private let edgeColor = PixmanImage.settableColor()
 
     /// Creates a renderer for `style`.
     public init(style: SliderStyle = SliderStyle()) {
@@ -60,10 +59,9 @@ public final class SliderRenderer {
         let device = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
         pixels.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            let destination = Destination(bytes: base, layout: layout, damage: clipped)
-            destination.composite(.source, paints.background, area: destination.extents)
-            drawTrack(device, within: layout.bounds, on: destination)
-            drawThumb(device, scale: scale, on: destination)
+            let canvas = PixelRows(base: base, stride: layout.stride)
+            drawBackdrop(device, within: layout.bounds, damage: clipped, into: canvas)
+            drawThumb(device, scale: scale, damage: clipped) { Destination(bytes: base, layout: layout, damage: clipped) }
         }
         return clipped
     }
@@ -117,7 +115,10 @@ public final class SliderRenderer {
 
     private func restyle(from old: SliderStyle) {
         paints = Paints(style)
-        if style.trackShape != old.trackShape { trackMask = nil }
+        if style.trackShape != old.trackShape || style.trackColor != old.trackColor || style.fillColor != old.fillColor
+            || style.backgroundColor != old.backgroundColor {
+            backdrop = nil
+        }
         if style.shadow != old.shadow || style.thumbColor != old.thumbColor { thumbSprites.removeAll() }
     }
 }
@@ -125,50 +126,30 @@ public final class SliderRenderer {
 // MARK: - Layers
 
 extension SliderRenderer {
-    /// The track's outline filled with the fill colour from the minimum end to `fillEnd` and
-    /// the track colour beyond; the pixel row/column the boundary crosses gets the mix of both
-    /// in proportion, so the fill's end is antialiased like every other edge.
-    private func drawTrack(_ layout: DeviceLayout, within bounds: PixelRect, on destination: borrowing Destination) {
+    /// The background, and over it the track's outline filled with the fill colour from the
+    /// minimum end to `fillEnd` and the track colour beyond; the pixel row/column the boundary
+    /// crosses gets the mix of both in proportion, so the fill's end is antialiased like every
+    /// other edge.
+    private func drawBackdrop(_ layout: DeviceLayout, within bounds: PixelRect, damage: PixelRect, into canvas: PixelRows) {
         // Only the part of the track inside the buffer is rasterized: a track far larger than
         // the buffer costs no more than one that fits.
-        guard let visible = layout.trackBox.intersection(bounds) else { return }
-        let mask = trackMask(for: layout, over: visible)
-        let box = mask.box
-        guard box.intersection(destination.extents) != nil else { return }
-        let boundary = Int(floor(layout.fillEnd))
-        let fraction: Double
-        let fillArea: PixelRect, edgeArea: PixelRect, trackArea: PixelRect
-        if layout.axis == .horizontal {
-            fraction = layout.fillEnd - Double(boundary)
-            fillArea = PixelRect(x: box.x, y: box.y, width: boundary - box.x, height: box.height)
-            edgeArea = PixelRect(x: boundary, y: box.y, width: 1, height: box.height)
-            trackArea = PixelRect(x: boundary + 1, y: box.y, width: box.maxX - boundary - 1, height: box.height)
-        } else {
-            // Vertical: the minimum is at the bottom, so the fill covers rows from fillEnd down.
-            fraction = Double(boundary + 1) - layout.fillEnd
-            trackArea = PixelRect(x: box.x, y: box.y, width: box.width, height: boundary - box.y)
-            edgeArea = PixelRect(x: box.x, y: boundary, width: box.width, height: 1)
-            fillArea = PixelRect(x: box.x, y: boundary + 1, width: box.width, height: box.maxY - boundary - 1)
+        guard let visible = layout.trackBox.intersection(bounds) else {
+            Backdrop.paintBackground(damage, paints: paints, into: canvas)
+            return
         }
-        let origin = (box.x, box.y)
-        destination.composite(.over, paints.fill, mask: mask.image, maskOrigin: origin, area: fillArea)
-        destination.composite(.over, paints.track, mask: mask.image, maskOrigin: origin, area: trackArea)
-        if edgeArea.intersection(destination.extents) != nil {
-            edgeColor.pixel = paints.mix(fillShare: fraction)
-            destination.composite(.over, edgeColor, mask: mask.image, maskOrigin: origin, area: edgeArea)
-        }
+        backdrop(for: layout, over: visible).paint(damage, of: layout, paints: paints, into: canvas)
     }
 
-    /// The track's mask over `box` (its part inside the buffer), rasterized again only when
-    /// its geometry changes (resize, new scale).
-    private func trackMask(for layout: DeviceLayout, over box: PixelRect) -> PlacedImage {
-        if let cached = trackMask, cached.layout == layout.track, cached.axis == layout.axis, cached.box == box {
-            return cached.mask
-        }
-        let mask = PlacedImage(maskOver: box) { layout.trackCoverage(column: $0, row: $1) }
+    /// The backdrop over `box` (the track's part inside the buffer), rendered again only when
+    /// the track's geometry changes (resize, new scale) or its colours do.
+    private func backdrop(for layout: DeviceLayout, over box: PixelRect) -> Backdrop {
+        if let cached = backdrop, cached.matches(layout, box: box) { return cached }
+        // Drop the old one first: the two are never held at once.
+        backdrop = nil
+        let made = Backdrop(layout: layout, box: box, paints: paints)
         trackRasterizations += 1
-        trackMask = (layout.track, layout.axis, box, mask)
-        return mask
+        backdrop = made
+        return made
     }
 
     /// The thumb and its shadow in one composite of the cached sprite, placed at the thumb's
@@ -177,14 +158,14 @@ extension SliderRenderer {
     /// A sprite larger than ``largestCachedSprite`` (a thumb hundreds of pixels across) is not
     /// cached: only its part inside the damage is rasterized, each frame, so a huge thumb costs
     /// memory in proportion to the buffer, not to its own size.
-    private func drawThumb(_ layout: DeviceLayout, scale: Double, on destination: borrowing Destination) {
+    private func drawThumb(_ layout: DeviceLayout, scale: Double, damage: PixelRect, on destination: () -> Destination) {
         guard layout.thumb.radius > 0 else { return }
         let key = ThumbKey(layout.thumb)
         let (shadow, color) = (style.shadow, style.thumbColor.premultipliedARGB)
         let centre = (x: Int(floor(layout.thumb.centreX)), y: Int(floor(layout.thumb.centreY)))
         let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
         let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
-        guard let visible = placed.intersection(destination.extents) else { return }
+        guard let visible = placed.intersection(damage) else { return }
         let sprite: ThumbSprite
         if box.area <= Self.largestCachedSprite {
             sprite = thumbSprites.sprite(for: key) { ThumbSprite(key: key, scale: scale, color: color, shadow: shadow) }
@@ -193,7 +174,7 @@ extension SliderRenderer {
             sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, over: part)
         }
         let area = sprite.placed.moved(by: centre.x, centre.y)
-        destination.composite(.over, sprite.placed.image, sourceOrigin: (area.x, area.y), area: area)
+        destination().composite(.over, sprite.placed.image, sourceOrigin: (area.x, area.y), area: area)
     }
 
     /// The most pixels a cached thumb sprite may have: 1024 × 1024 (4 MiB; a grown thumb at
@@ -201,16 +182,18 @@ extension SliderRenderer {
     static let largestCachedSprite = 1 << 20
 }
 
-/// The solid colour sources of one style, premultiplied once.
-private struct Paints {
+/// The solid colours of one style, premultiplied once.
+struct Paints {
     let background: PixmanImage
     let track: PixmanImage
     let fill: PixmanImage
+    let backgroundARGB: UInt32
     private let trackARGB: UInt32
     private let fillARGB: UInt32
 
     init(_ style: SliderStyle) {
-        background = PixmanImage(solidPremultiplied: style.backgroundColor.premultipliedARGB)
+        backgroundARGB = style.backgroundColor.premultipliedARGB
+        background = PixmanImage(solidPremultiplied: backgroundARGB)
         trackARGB = style.trackColor.premultipliedARGB
         fillARGB = style.fillColor.premultipliedARGB
         track = PixmanImage(solidPremultiplied: trackARGB)
