@@ -54,11 +54,13 @@ struct ThumbKey: Hashable {
 /// thumb's centre.
 struct ThumbSprite {
     let placed: PlacedImage
+    /// The sprite composited over the background colour: what it makes of plain background.
+    let onBackground: PixmanImage
 
     /// Rasterizes the thumb of `key` at `scale` in `color` (premultiplied ARGB); `shadow` adds
     /// the blurred drop shadow beneath it. `part` limits it to those pixels of its box (relative
     /// to the centre pixel, as the box is).
-    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool, over part: PixelRect? = nil) {
+    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool, background: PixmanImage, over part: PixelRect? = nil) {
         let disc = key.disc
         var cast = disc
         cast.centreY += ShadowLook.offsetY * scale
@@ -75,6 +77,10 @@ struct ThumbSprite {
             func byte(_ v: Double) -> UInt32 { v > 0 ? UInt32(min(v, 255) + 0.5) : 0 }
             return byte(alpha) << 24 | byte(thumb.r * cover) << 16 | byte(thumb.g * cover) << 8 | byte(thumb.b * cover)
         }
+        onBackground = PixmanImage(argbWidth: box.width, height: box.height)
+        let all = PixelRect(x: 0, y: 0, width: box.width, height: box.height)
+        onBackground.composite(.source, background, area: all)
+        onBackground.composite(.over, placed.image, area: all)
     }
 
     /// The pixels the sprite of `key` covers, relative to the pixel containing the thumb's centre.

@@ -64,6 +64,11 @@ final class PixmanImage {
         }
     }
 
+    /// A fully transparent premultiplied ARGB8888 image of `width` × `height`.
+    convenience init(argbWidth width: Int, height: Int) {
+        self.init(format: PIXMAN_a8r8g8b8, bytesPerPixel: 4, width: width, height: height) { _, _, _, _ in }
+    }
+
     private convenience init(format: pixman_format_code_t, bytesPerPixel: Int, width: Int, height: Int,
                              store: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) {
         // pixman needs rows aligned to 4 bytes; an empty image still gets one pixel so it is
@@ -87,11 +92,11 @@ final class PixmanImage {
         ownedBytes.map { PixelRows(base: $0, stride: ownedStride) }
     }
 
-    /// Composites `source` seen through `mask` (top-left pixel on `maskOrigin`) onto `area` of
-    /// this image, as `Destination.composite` does on a buffer.
-    func composite(_ op: BlendOp, _ source: PixmanImage, mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0),
-                   area: PixelRect) {
-        compositeArea(op, source, sourceOrigin: (0, 0), mask: mask, maskOrigin: maskOrigin, onto: handle, area: area)
+    /// Composites `source` (top-left pixel on `sourceOrigin`; irrelevant for solid colours),
+    /// seen through `mask` (top-left pixel on `maskOrigin`), onto `area` of this image.
+    func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0), mask: PixmanImage? = nil,
+                   maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
+        compositeArea(op, source, sourceOrigin: sourceOrigin, mask: mask, maskOrigin: maskOrigin, onto: handle, area: area)
     }
 }
 
@@ -123,35 +128,4 @@ private func compositeArea(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (
         Int32(area.x - maskOrigin.x), Int32(area.y - maskOrigin.y),
         Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)
     )
-}
-
-/// The caller's buffer wrapped as a pixman destination for the span of one render call,
-/// limited to one damaged rectangle: every composite stays inside it.
-struct Destination: ~Copyable {
-    private let handle: OpaquePointer
-    /// The rectangle drawn into (inside the buffer).
-    let extents: PixelRect
-
-    /// Wraps the buffer at `bytes` of `layout`, limited to `damage` (inside the buffer).
-    init(bytes: UnsafeMutableRawPointer, layout: PixelLayout, damage: PixelRect) {
-        guard let handle = pixman_image_create_bits(
-            PIXMAN_a8r8g8b8, Int32(layout.width), Int32(layout.height),
-            bytes.assumingMemoryBound(to: UInt32.self), Int32(layout.stride)
-        ) else {
-            fatalError("pixman_image_create_bits(a8r8g8b8, \(layout.width)x\(layout.height), stride \(layout.stride)) failed")
-        }
-        self.handle = handle
-        extents = damage
-    }
-
-    deinit { pixman_image_unref(handle) }
-
-    /// Composites `source` (top-left pixel on `sourceOrigin`; irrelevant for solid colours),
-    /// seen through `mask` (top-left pixel on `maskOrigin`), onto the part of `area` inside the
-    /// damage.
-    func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0),
-                   mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
-        guard let area = area.intersection(extents) else { return }
-        compositeArea(op, source, sourceOrigin: sourceOrigin, mask: mask, maskOrigin: maskOrigin, onto: handle, area: area)
-    }
 }

@@ -5,10 +5,11 @@
 // track → value fill → thumb over its shadow (one cached sprite). Because every damaged pixel
 // is rebuilt from the background up, a partial repaint is pixel-identical to a full one.
 //
-// Cost model: shapes are rasterized once (the track with the background beneath it, empty and
-// filled, per geometry; the thumb sprite per radius and subpixel phase). A frame copies the
-// damaged rows of the first (Backdrop.swift) and composites the sprite over them: one pixman
-// composite per frame. scripts/bench-render measures it.
+// Cost model: shapes are rasterized and composited once with pixman (the track over the
+// background, empty and filled, per geometry; the thumb sprite, alone and over the background,
+// per radius and subpixel phase). A frame copies rows of those into the damage and blends only
+// the sprite's pixels over the track (Backdrop.swift, FramePainter.swift): no pixman call, no
+// allocation. scripts/bench-render measures it.
 import Glibc
 import SliderEngine
 
@@ -57,12 +58,20 @@ public final class SliderRenderer {
             thumbSpriteScale = scale
         }
         let device = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
+        // Only the part of the track inside the buffer is rasterized: a track far larger than
+        // the buffer costs no more than one that fits.
+        let backdrop = device.trackBox.intersection(layout.bounds).map { cachedBackdrop(for: device, over: $0) }
+        let thumb = thumbSprite(device, scale: scale, damage: clipped)
         pixels.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            let canvas = PixelRows(base: base, stride: layout.stride)
-            drawBackdrop(device, within: layout.bounds, damage: clipped, into: canvas)
-            drawThumb(device, scale: scale, damage: clipped) { Destination(bytes: base, layout: layout, damage: clipped) }
+            let painter = FramePainter(
+                canvas: PixelRows(base: base, stride: layout.stride), background: paints.backgroundARGB,
+                backdrop: backdrop?.frame(fillEnd: device.fillEnd, paints: paints, area: clipped), thumb: thumb?.frame)
+            painter.paint(clipped)
         }
+        // The painter read the images' pixels through pointers: they must outlive it.
+        withExtendedLifetime(backdrop) {}
+        withExtendedLifetime(thumb) {}
         return clipped
     }
 
@@ -119,30 +128,21 @@ public final class SliderRenderer {
             || style.backgroundColor != old.backgroundColor {
             backdrop = nil
         }
-        if style.shadow != old.shadow || style.thumbColor != old.thumbColor { thumbSprites.removeAll() }
+        if style.shadow != old.shadow || style.thumbColor != old.thumbColor || style.backgroundColor != old.backgroundColor {
+            thumbSprites.removeAll()
+        }
     }
 }
 
 // MARK: - Layers
 
 extension SliderRenderer {
-    /// The background, and over it the track's outline filled with the fill colour from the
-    /// minimum end to `fillEnd` and the track colour beyond; the pixel row/column the boundary
-    /// crosses gets the mix of both in proportion, so the fill's end is antialiased like every
-    /// other edge.
-    private func drawBackdrop(_ layout: DeviceLayout, within bounds: PixelRect, damage: PixelRect, into canvas: PixelRows) {
-        // Only the part of the track inside the buffer is rasterized: a track far larger than
-        // the buffer costs no more than one that fits.
-        guard let visible = layout.trackBox.intersection(bounds) else {
-            Backdrop.paintBackground(damage, paints: paints, into: canvas)
-            return
-        }
-        backdrop(for: layout, over: visible).paint(damage, of: layout, paints: paints, into: canvas)
-    }
-
-    /// The backdrop over `box` (the track's part inside the buffer), rendered again only when
-    /// the track's geometry changes (resize, new scale) or its colours do.
-    private func backdrop(for layout: DeviceLayout, over box: PixelRect) -> Backdrop {
+    /// The background with the track over `box` (the track's part inside the buffer): its
+    /// outline filled with the fill colour from the minimum end to `fillEnd` and the track
+    /// colour beyond, the pixel row/column the boundary crosses getting the mix of both in
+    /// proportion, so the fill's end is antialiased like every other edge. Rendered again only
+    /// when the track's geometry changes (resize, new scale) or its colours do.
+    private func cachedBackdrop(for layout: DeviceLayout, over box: PixelRect) -> Backdrop {
         if let cached = backdrop, cached.matches(layout, box: box) { return cached }
         // Drop the old one first: the two are never held at once.
         backdrop = nil
@@ -152,34 +152,50 @@ extension SliderRenderer {
         return made
     }
 
-    /// The thumb and its shadow in one composite of the cached sprite, placed at the thumb's
-    /// whole-pixel centre (the sprite carries the subpixel phase).
+    /// The thumb and its shadow as one sprite (cached per radius and subpixel phase), placed at
+    /// the thumb's whole-pixel centre (the sprite carries the subpixel phase); nil when no part
+    /// of it is in the damage.
     ///
     /// A sprite larger than ``largestCachedSprite`` (a thumb hundreds of pixels across) is not
     /// cached: only its part inside the damage is rasterized, each frame, so a huge thumb costs
     /// memory in proportion to the buffer, not to its own size.
-    private func drawThumb(_ layout: DeviceLayout, scale: Double, damage: PixelRect, on destination: () -> Destination) {
-        guard layout.thumb.radius > 0 else { return }
+    private func thumbSprite(_ layout: DeviceLayout, scale: Double, damage: PixelRect) -> PlacedSprite? {
+        guard layout.thumb.radius > 0 else { return nil }
         let key = ThumbKey(layout.thumb)
-        let (shadow, color) = (style.shadow, style.thumbColor.premultipliedARGB)
+        let (shadow, color, background) = (style.shadow, style.thumbColor.premultipliedARGB, paints.background)
         let centre = (x: Int(floor(layout.thumb.centreX)), y: Int(floor(layout.thumb.centreY)))
         let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
         let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
-        guard let visible = placed.intersection(damage) else { return }
+        guard let visible = placed.intersection(damage) else { return nil }
         let sprite: ThumbSprite
         if box.area <= Self.largestCachedSprite {
-            sprite = thumbSprites.sprite(for: key) { ThumbSprite(key: key, scale: scale, color: color, shadow: shadow) }
+            sprite = thumbSprites.sprite(for: key) {
+                ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background)
+            }
         } else {
             let part = PixelRect(x: visible.x - centre.x, y: visible.y - centre.y, width: visible.width, height: visible.height)
-            sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, over: part)
+            sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background, over: part)
         }
-        let area = sprite.placed.moved(by: centre.x, centre.y)
-        destination().composite(.over, sprite.placed.image, sourceOrigin: (area.x, area.y), area: area)
+        return PlacedSprite(sprite: sprite, at: sprite.placed.moved(by: centre.x, centre.y))
     }
 
-    /// The most pixels a cached thumb sprite may have: 1024 × 1024 (4 MiB; a grown thumb at
-    /// scale 10 needs about 550 × 550).
+    /// The most pixels a cached thumb sprite may have: 1024 × 1024 (8 MiB with its copy over the
+    /// background; a grown thumb at scale 10 needs about 550 × 550).
     static let largestCachedSprite = 1 << 20
+}
+
+/// A thumb sprite and where it lands in the buffer for one frame.
+private struct PlacedSprite {
+    let sprite: ThumbSprite
+    let at: PixelRect
+
+    /// The painter's view of it; valid while the sprite lives.
+    var frame: SpriteFrame {
+        guard let pixels = sprite.placed.image.rows, let ready = sprite.onBackground.rows else {
+            preconditionFailure("ThumbSprite: its images own their pixels")
+        }
+        return SpriteFrame(placed: at, sprite: pixels, onBackground: ready)
+    }
 }
 
 /// The solid colours of one style, premultiplied once.

@@ -23,7 +23,7 @@ struct BlendTests {
         return alpha << 24 | channels[0] << 16 | channels[1] << 8 | channels[2]
     }
 
-    @Test("over(_:onto:) equals pixman's OVER for every alpha over every destination byte, and random pairs")
+    @Test("over(_:onto:), one and four pixels at a time, equals pixman's OVER for every alpha over every destination byte, and random pairs")
     func overMatchesPixman() {
         var random = SeededRandom(seed: 0x0B1E_0001)
         var sources: [UInt32] = [], destinations: [UInt32] = []
@@ -45,6 +45,12 @@ struct BlendTests {
         let expected = Self.read(destination, width: width, height: height)
         let wrong = (0..<sources.count).filter { over(sources[$0], onto: destinations[$0]) != expected[$0] }
         #expect(wrong.isEmpty, "\(wrong.count) differ, first: \(wrong.prefix(3).map { (sources[$0], destinations[$0], expected[$0]) })")
+        // Four at a time: the same pixels.
+        let wrongFours = stride(from: 0, to: sources.count, by: 4).filter { i in
+            let four = over(SIMD4(sources[i..<i + 4]), onto: SIMD4(destinations[i..<i + 4]))
+            return (0..<4).contains { four[$0] != expected[i + $0] }
+        }
+        #expect(wrongFours.isEmpty, "\(wrongFours.count) groups of four differ, first at \(wrongFours.prefix(3))")
     }
 
     @Test("over(_:coverage:onto:) equals pixman's OVER of a solid colour through an a8 mask, for every coverage")
