@@ -11,7 +11,7 @@ import SliderEngine
 
 /// The background and the track over the track's box (its part inside the buffer), pre-rendered
 /// empty and filled; made again only when the track's geometry or the colours change.
-struct Backdrop {
+final class Backdrop {
     let track: TaperedCapsule
     let axis: Orientation
     /// The track's pixels inside the buffer, in buffer pixels.

@@ -52,7 +52,7 @@ struct ThumbKey: Hashable {
 /// The thumb disc composited over its drop shadow into one premultiplied sprite, so a frame
 /// draws the thumb with a single composite. The box is relative to the pixel containing the
 /// thumb's centre.
-struct ThumbSprite {
+final class ThumbSprite {
     let placed: PlacedImage
     /// The sprite composited over the background colour: what it makes of plain background.
     let onBackground: PixmanImage
@@ -113,19 +113,23 @@ struct ThumbSpriteCache {
     /// How many sprites were rasterized (for tests and the benchmark).
     private(set) var rasterizations = 0
 
-    mutating func sprite(for key: ThumbKey, make: () -> ThumbSprite) -> ThumbSprite {
+    /// The sprite of `key` if it is cached (it becomes the most recently used).
+    mutating func sprite(for key: ThumbKey) -> ThumbSprite? {
+        guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
         clock += 1
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].lastUse = clock
-            return entries[index].sprite
-        }
-        let sprite = make()
+        entries[index].lastUse = clock
+        return entries[index].sprite
+    }
+
+    /// Caches `sprite` as the one of `key` (not cached yet), evicting the least recently used
+    /// when full.
+    mutating func add(_ sprite: ThumbSprite, for key: ThumbKey) {
+        clock += 1
         rasterizations += 1
         if entries.count >= Self.capacity, let oldest = entries.indices.min(by: { entries[$0].lastUse < entries[$1].lastUse }) {
             entries.remove(at: oldest)
         }
         entries.append((key, sprite, clock))
-        return sprite
     }
 
     mutating func removeAll() {

@@ -88,7 +88,10 @@ public final class SliderRenderer {
         // One extra buffer pixel covers snapping (≤ ½ px) and quantization (≤ ⅛ px).
         let margin = 1
         var result: PixelRect?
-        for rect in rects where !rect.isEmpty && rect.x.isFinite && rect.y.isFinite && rect.maxX.isFinite && rect.maxY.isFinite {
+        // By index: iterating the list itself would copy it.
+        for index in 0..<rects.count {
+            let rect = rects[index]
+            guard !rect.isEmpty && rect.x.isFinite && rect.y.isFinite && rect.maxX.isFinite && rect.maxY.isFinite else { continue }
             let left = Self.pixel(floor((rect.x - outset) * scale)) - margin
             let top = Self.pixel(floor((rect.y - outset) * scale)) - margin
             let right = Self.pixel(ceil((rect.maxX + outset) * scale)) + margin
@@ -162,21 +165,25 @@ extension SliderRenderer {
     private func thumbSprite(_ layout: DeviceLayout, scale: Double, damage: PixelRect) -> PlacedSprite? {
         guard layout.thumb.radius > 0 else { return nil }
         let key = ThumbKey(layout.thumb)
-        let (shadow, color, background) = (style.shadow, style.thumbColor.premultipliedARGB, paints.background)
         let centre = (x: Int(floor(layout.thumb.centreX)), y: Int(floor(layout.thumb.centreY)))
-        let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
-        let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
-        guard let visible = placed.intersection(damage) else { return nil }
         let sprite: ThumbSprite
-        if box.area <= Self.largestCachedSprite {
-            sprite = thumbSprites.sprite(for: key) {
-                ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background)
-            }
+        if let cached = thumbSprites.sprite(for: key) {
+            sprite = cached
         } else {
-            let part = PixelRect(x: visible.x - centre.x, y: visible.y - centre.y, width: visible.width, height: visible.height)
-            sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background, over: part)
+            let (shadow, color, background) = (style.shadow, style.thumbColor.premultipliedARGB, paints.background)
+            let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
+            let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
+            guard let visible = placed.intersection(damage) else { return nil }
+            if box.area <= Self.largestCachedSprite {
+                sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background)
+                thumbSprites.add(sprite, for: key)
+            } else {
+                let part = PixelRect(x: visible.x - centre.x, y: visible.y - centre.y, width: visible.width, height: visible.height)
+                sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background, over: part)
+            }
         }
-        return PlacedSprite(sprite: sprite, at: sprite.placed.moved(by: centre.x, centre.y))
+        let at = sprite.placed.moved(by: centre.x, centre.y)
+        return at.intersection(damage) == nil ? nil : PlacedSprite(sprite: sprite, at: at)
     }
 
     /// The most pixels a cached thumb sprite may have: 1024 × 1024 (8 MiB with its copy over the
