@@ -58,7 +58,7 @@ struct LayerEquivalenceTests {
               alpha: [0, 255, 255, UInt8.random(in: 0...255, using: &random)].randomElement(using: &random)!)
     }
 
-    @Test("random scenes, styles and damage: every repainted pixel is the layered composite's")
+    @Test("random scenes, styles, damage and restyling: every repainted pixel is the layered composite's")
     func matchesLayeredComposite() {
         var random = SeededRandom(seed: 0x1A7E_0001)
         for trial in 0..<150 {
@@ -86,6 +86,17 @@ struct LayerEquivalenceTests {
                 return buffer[p.x, p.y] != expected
             }
             #expect(wrong.isEmpty, "trial \(trial): \(wrong.count) pixels differ after a repaint of \(damage), first \(wrong.first.map { "\($0)" } ?? "")")
+            // A new look drops what the old one cached.
+            switch trial % 4 {
+            case 0: style.backgroundColor = Self.randomColor(&random)
+            case 1: style.trackColor = Self.randomColor(&random)
+            case 2: style.fillColor = Self.randomColor(&random)
+            default: style.thumbColor = Self.randomColor(&random)
+            }
+            renderer.style = style
+            buffer.render(renderer, next, scale: scale)
+            #expect(buffer.packed == Self.layered(next, style: style, scale: scale, width: buffer.width, height: buffer.height),
+                    "trial \(trial): after restyling to \(style)")
         }
     }
 }
