@@ -52,13 +52,15 @@ struct ThumbKey: Hashable {
 /// The thumb disc composited over its drop shadow into one premultiplied sprite, so a frame
 /// draws the thumb with a single composite. The box is relative to the pixel containing the
 /// thumb's centre.
-struct ThumbSprite {
+final class ThumbSprite {
     let placed: PlacedImage
+    /// The sprite composited over the background colour: what it makes of plain background.
+    let onBackground: PixmanImage
 
     /// Rasterizes the thumb of `key` at `scale` in `color` (premultiplied ARGB); `shadow` adds
     /// the blurred drop shadow beneath it. `part` limits it to those pixels of its box (relative
     /// to the centre pixel, as the box is).
-    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool, over part: PixelRect? = nil) {
+    init(key: ThumbKey, scale: Double, color: UInt32, shadow: Bool, background: PixmanImage, over part: PixelRect? = nil) {
         let disc = key.disc
         var cast = disc
         cast.centreY += ShadowLook.offsetY * scale
@@ -75,6 +77,10 @@ struct ThumbSprite {
             func byte(_ v: Double) -> UInt32 { v > 0 ? UInt32(min(v, 255) + 0.5) : 0 }
             return byte(alpha) << 24 | byte(thumb.r * cover) << 16 | byte(thumb.g * cover) << 8 | byte(thumb.b * cover)
         }
+        onBackground = PixmanImage(argbWidth: box.width, height: box.height)
+        let all = PixelRect(x: 0, y: 0, width: box.width, height: box.height)
+        onBackground.composite(.source, background, area: all)
+        onBackground.composite(.over, placed.image, area: all)
     }
 
     /// The pixels the sprite of `key` covers, relative to the pixel containing the thumb's centre.
@@ -107,19 +113,23 @@ struct ThumbSpriteCache {
     /// How many sprites were rasterized (for tests and the benchmark).
     private(set) var rasterizations = 0
 
-    mutating func sprite(for key: ThumbKey, make: () -> ThumbSprite) -> ThumbSprite {
+    /// The sprite of `key` if it is cached (it becomes the most recently used).
+    mutating func sprite(for key: ThumbKey) -> ThumbSprite? {
+        guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
         clock += 1
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].lastUse = clock
-            return entries[index].sprite
-        }
-        let sprite = make()
+        entries[index].lastUse = clock
+        return entries[index].sprite
+    }
+
+    /// Caches `sprite` as the one of `key` (not cached yet), evicting the least recently used
+    /// when full.
+    mutating func add(_ sprite: ThumbSprite, for key: ThumbKey) {
+        clock += 1
         rasterizations += 1
         if entries.count >= Self.capacity, let oldest = entries.indices.min(by: { entries[$0].lastUse < entries[$1].lastUse }) {
             entries.remove(at: oldest)
         }
         entries.append((key, sprite, clock))
-        return sprite
     }
 
     mutating func removeAll() {

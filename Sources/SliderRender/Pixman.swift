@@ -22,10 +22,13 @@ enum BlendOp {
 final class PixmanImage {
     fileprivate let handle: OpaquePointer
     private let ownedBytes: UnsafeMutableRawPointer?
+    /// Bytes from one row of `ownedBytes` to the next.
+    private let ownedStride: Int
 
-    private init(handle: OpaquePointer, ownedBytes: UnsafeMutableRawPointer?) {
+    private init(handle: OpaquePointer, ownedBytes: UnsafeMutableRawPointer?, stride: Int = 0) {
         self.handle = handle
         self.ownedBytes = ownedBytes
+        ownedStride = stride
     }
 
     deinit {
@@ -46,25 +49,6 @@ final class PixmanImage {
         self.init(handle: handle, ownedBytes: nil)
     }
 
-    /// A colour that can change between composites without a new image: one premultiplied
-    /// ARGB8888 pixel repeated over the plane (pixman treats it as a solid colour). Set `pixel`
-    /// before compositing with it.
-    static func settableColor() -> PixmanImage {
-        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4, alignment: 4)
-        bytes.storeBytes(of: 0, as: UInt32.self)
-        guard let handle = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, bytes.assumingMemoryBound(to: UInt32.self), 4) else {
-            fatalError("pixman_image_create_bits(1x1) failed: out of memory")
-        }
-        pixman_image_set_repeat(handle, PIXMAN_REPEAT_NORMAL)
-        return PixmanImage(handle: handle, ownedBytes: bytes)
-    }
-
-    /// The pixel of an image made by `settableColor()`.
-    var pixel: UInt32 {
-        get { ownedBytes?.load(as: UInt32.self) ?? 0 }
-        set { ownedBytes?.storeBytes(of: newValue, as: UInt32.self) }
-    }
-
     /// An 8-bit alpha mask of `width` × `height` whose bytes are produced by `coverage(column, row)`.
     convenience init(alphaWidth width: Int, height: Int, coverage: (Int, Int) -> UInt8) {
         self.init(format: PIXMAN_a8, bytesPerPixel: 1, width: width, height: height) { bytes, stride, column, row in
@@ -78,6 +62,11 @@ final class PixmanImage {
         self.init(format: PIXMAN_a8r8g8b8, bytesPerPixel: 4, width: width, height: height) { bytes, stride, column, row in
             bytes.storeBytes(of: pixel(column, row), toByteOffset: row * stride + column * 4, as: UInt32.self)
         }
+    }
+
+    /// A fully transparent premultiplied ARGB8888 image of `width` × `height`.
+    convenience init(argbWidth width: Int, height: Int) {
+        self.init(format: PIXMAN_a8r8g8b8, bytesPerPixel: 4, width: width, height: height) { _, _, _, _ in }
     }
 
     private convenience init(format: pixman_format_code_t, bytesPerPixel: Int, width: Int, height: Int,
@@ -94,42 +83,49 @@ final class PixmanImage {
         guard let handle = pixman_image_create_bits(format, Int32(w), Int32(h), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
             fatalError("pixman_image_create_bits(\(w)x\(h), \(bytesPerPixel) bytes per pixel) failed: out of memory")
         }
-        self.init(handle: handle, ownedBytes: bytes)
+        self.init(handle: handle, ownedBytes: bytes, stride: stride)
+    }
+
+    /// The pixels of an image this type allocated (a mask or a sprite), to read directly; nil
+    /// for a solid colour.
+    var rows: PixelRows? {
+        ownedBytes.map { PixelRows(base: $0, stride: ownedStride) }
+    }
+
+    /// Composites `source` (top-left pixel on `sourceOrigin`; irrelevant for solid colours),
+    /// seen through `mask` (top-left pixel on `maskOrigin`), onto `area` of this image.
+    func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0), mask: PixmanImage? = nil,
+                   maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
+        compositeArea(op, source, sourceOrigin: sourceOrigin, mask: mask, maskOrigin: maskOrigin, onto: handle, area: area)
     }
 }
 
-/// The caller's buffer wrapped as a pixman destination for the span of one render call,
-/// limited to one damaged rectangle: every composite stays inside it.
-struct Destination: ~Copyable {
-    private let handle: OpaquePointer
-    /// The rectangle drawn into (inside the buffer).
-    let extents: PixelRect
+/// Rows of pixels in memory: the first row's address and the bytes from one row to the next.
+struct PixelRows {
+    let base: UnsafeMutableRawPointer
+    let stride: Int
 
-    /// Wraps the buffer at `bytes` of `layout`, limited to `damage` (inside the buffer).
-    init(bytes: UnsafeMutableRawPointer, layout: PixelLayout, damage: PixelRect) {
-        guard let handle = pixman_image_create_bits(
-            PIXMAN_a8r8g8b8, Int32(layout.width), Int32(layout.height),
-            bytes.assumingMemoryBound(to: UInt32.self), Int32(layout.stride)
-        ) else {
-            fatalError("pixman_image_create_bits(a8r8g8b8, \(layout.width)x\(layout.height), stride \(layout.stride)) failed")
-        }
-        self.handle = handle
-        extents = damage
+    /// Row `y` as 32-bit pixels.
+    @inline(__always)
+    func argb(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        (base + y * stride).assumingMemoryBound(to: UInt32.self)
     }
 
-    deinit { pixman_image_unref(handle) }
-
-    /// Composites `source` (top-left pixel on `sourceOrigin`; irrelevant for solid colours),
-    /// seen through `mask` (top-left pixel on `maskOrigin`), onto the part of `area` inside the
-    /// damage.
-    func composite(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int) = (0, 0),
-                   mask: PixmanImage? = nil, maskOrigin: (x: Int, y: Int) = (0, 0), area: PixelRect) {
-        guard let area = area.intersection(extents) else { return }
-        pixman_image_composite32(
-            op.pixman, source.handle, mask?.handle, handle,
-            Int32(area.x - sourceOrigin.x), Int32(area.y - sourceOrigin.y),
-            Int32(area.x - maskOrigin.x), Int32(area.y - maskOrigin.y),
-            Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)
-        )
+    /// Row `y` as 8-bit coverage.
+    @inline(__always)
+    func alpha(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        (base + y * stride).assumingMemoryBound(to: UInt8.self)
     }
+}
+
+/// The one pixman_image_composite32 call: `source` (top-left pixel on `sourceOrigin`) through
+/// `mask` (top-left pixel on `maskOrigin`) onto `area` of `destination`.
+private func compositeArea(_ op: BlendOp, _ source: PixmanImage, sourceOrigin: (x: Int, y: Int), mask: PixmanImage?,
+                           maskOrigin: (x: Int, y: Int), onto destination: OpaquePointer, area: PixelRect) {
+    pixman_image_composite32(
+        op.pixman, source.handle, mask?.handle, destination,
+        Int32(area.x - sourceOrigin.x), Int32(area.y - sourceOrigin.y),
+        Int32(area.x - maskOrigin.x), Int32(area.y - maskOrigin.y),
+        Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)
+    )
 }

@@ -5,9 +5,11 @@
 // track → value fill → thumb over its shadow (one cached sprite). Because every damaged pixel
 // is rebuilt from the background up, a partial repaint is pixel-identical to a full one.
 //
-// Cost model: shapes are rasterized once (track mask per geometry, thumb sprite per radius
-// and subpixel phase) and each frame is a handful of pixman composites over the damage only;
-// scripts/bench-render measures it.
+// Cost model: shapes are rasterized and composited once with pixman (the track over the
+// background, empty and filled, per geometry; the thumb sprite, alone and over the background,
+// per radius and subpixel phase). A frame copies rows of those into the damage and blends only
+// the sprite's pixels over the track (Backdrop.swift, FramePainter.swift): no pixman call, no
+// allocation. scripts/bench-render measures it.
 import Glibc
 import SliderEngine
 
@@ -21,12 +23,10 @@ public final class SliderRenderer {
     }
 
     private var paints: Paints
-    private var trackMask: (layout: TaperedCapsule, axis: Orientation, box: PixelRect, mask: PlacedImage)?
+    private var backdrop: Backdrop?
     private var thumbSprites = ThumbSpriteCache()
     private var thumbSpriteScale = 0.0
     private var trackRasterizations = 0
-    /// The colour of the pixel row or column the fill's end crosses, set each frame.
-    private let edgeColor = PixmanImage.settableColor()
 
     /// Creates a renderer for `style`.
     public init(style: SliderStyle = SliderStyle()) {
@@ -58,13 +58,20 @@ public final class SliderRenderer {
             thumbSpriteScale = scale
         }
         let device = DeviceLayout(scene: scene, scale: scale, shape: style.trackShape)
+        // Only the part of the track inside the buffer is rasterized: a track far larger than
+        // the buffer costs no more than one that fits.
+        let backdrop = device.trackBox.intersection(layout.bounds).map { cachedBackdrop(for: device, over: $0) }
+        let thumb = thumbSprite(device, scale: scale, damage: clipped)
         pixels.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            let destination = Destination(bytes: base, layout: layout, damage: clipped)
-            destination.composite(.source, paints.background, area: destination.extents)
-            drawTrack(device, within: layout.bounds, on: destination)
-            drawThumb(device, scale: scale, on: destination)
+            let painter = FramePainter(
+                canvas: PixelRows(base: base, stride: layout.stride), background: paints.backgroundARGB,
+                backdrop: backdrop?.frame(fillEnd: device.fillEnd, paints: paints, area: clipped), thumb: thumb?.frame)
+            painter.paint(clipped)
         }
+        // The painter read the images' pixels through pointers: they must outlive it.
+        withExtendedLifetime(backdrop) {}
+        withExtendedLifetime(thumb) {}
         return clipped
     }
 
@@ -81,7 +88,10 @@ public final class SliderRenderer {
         // One extra buffer pixel covers snapping (≤ ½ px) and quantization (≤ ⅛ px).
         let margin = 1
         var result: PixelRect?
-        for rect in rects where !rect.isEmpty && rect.x.isFinite && rect.y.isFinite && rect.maxX.isFinite && rect.maxY.isFinite {
+        // By index: iterating the list itself would copy it.
+        for index in 0..<rects.count {
+            let rect = rects[index]
+            guard !rect.isEmpty && rect.x.isFinite && rect.y.isFinite && rect.maxX.isFinite && rect.maxY.isFinite else { continue }
             let left = Self.pixel(floor((rect.x - outset) * scale)) - margin
             let top = Self.pixel(floor((rect.y - outset) * scale)) - margin
             let right = Self.pixel(ceil((rect.maxX + outset) * scale)) + margin
@@ -117,100 +127,96 @@ public final class SliderRenderer {
 
     private func restyle(from old: SliderStyle) {
         paints = Paints(style)
-        if style.trackShape != old.trackShape { trackMask = nil }
-        if style.shadow != old.shadow || style.thumbColor != old.thumbColor { thumbSprites.removeAll() }
+        if style.trackShape != old.trackShape || style.trackColor != old.trackColor || style.fillColor != old.fillColor
+            || style.backgroundColor != old.backgroundColor {
+            backdrop = nil
+        }
+        if style.shadow != old.shadow || style.thumbColor != old.thumbColor || style.backgroundColor != old.backgroundColor {
+            thumbSprites.removeAll()
+        }
     }
 }
 
 // MARK: - Layers
 
 extension SliderRenderer {
-    /// The track's outline filled with the fill colour from the minimum end to `fillEnd` and
-    /// the track colour beyond; the pixel row/column the boundary crosses gets the mix of both
-    /// in proportion, so the fill's end is antialiased like every other edge.
-    private func drawTrack(_ layout: DeviceLayout, within bounds: PixelRect, on destination: borrowing Destination) {
-        // Only the part of the track inside the buffer is rasterized: a track far larger than
-        // the buffer costs no more than one that fits.
-        guard let visible = layout.trackBox.intersection(bounds) else { return }
-        let mask = trackMask(for: layout, over: visible)
-        let box = mask.box
-        guard box.intersection(destination.extents) != nil else { return }
-        let boundary = Int(floor(layout.fillEnd))
-        let fraction: Double
-        let fillArea: PixelRect, edgeArea: PixelRect, trackArea: PixelRect
-        if layout.axis == .horizontal {
-            fraction = layout.fillEnd - Double(boundary)
-            fillArea = PixelRect(x: box.x, y: box.y, width: boundary - box.x, height: box.height)
-            edgeArea = PixelRect(x: boundary, y: box.y, width: 1, height: box.height)
-            trackArea = PixelRect(x: boundary + 1, y: box.y, width: box.maxX - boundary - 1, height: box.height)
-        } else {
-            // Vertical: the minimum is at the bottom, so the fill covers rows from fillEnd down.
-            fraction = Double(boundary + 1) - layout.fillEnd
-            trackArea = PixelRect(x: box.x, y: box.y, width: box.width, height: boundary - box.y)
-            edgeArea = PixelRect(x: box.x, y: boundary, width: box.width, height: 1)
-            fillArea = PixelRect(x: box.x, y: boundary + 1, width: box.width, height: box.maxY - boundary - 1)
-        }
-        let origin = (box.x, box.y)
-        destination.composite(.over, paints.fill, mask: mask.image, maskOrigin: origin, area: fillArea)
-        destination.composite(.over, paints.track, mask: mask.image, maskOrigin: origin, area: trackArea)
-        if edgeArea.intersection(destination.extents) != nil {
-            edgeColor.pixel = paints.mix(fillShare: fraction)
-            destination.composite(.over, edgeColor, mask: mask.image, maskOrigin: origin, area: edgeArea)
-        }
-    }
-
-    /// The track's mask over `box` (its part inside the buffer), rasterized again only when
-    /// its geometry changes (resize, new scale).
-    private func trackMask(for layout: DeviceLayout, over box: PixelRect) -> PlacedImage {
-        if let cached = trackMask, cached.layout == layout.track, cached.axis == layout.axis, cached.box == box {
-            return cached.mask
-        }
-        let mask = PlacedImage(maskOver: box) { layout.trackCoverage(column: $0, row: $1) }
+    /// The background with the track over `box` (the track's part inside the buffer): its
+    /// outline filled with the fill colour from the minimum end to `fillEnd` and the track
+    /// colour beyond, the pixel row/column the boundary crosses getting the mix of both in
+    /// proportion, so the fill's end is antialiased like every other edge. Rendered again only
+    /// when the track's geometry changes (resize, new scale) or its colours do.
+    private func cachedBackdrop(for layout: DeviceLayout, over box: PixelRect) -> Backdrop {
+        if let cached = backdrop, cached.matches(layout, box: box) { return cached }
+        // Drop the old one first: the two are never held at once.
+        backdrop = nil
+        let made = Backdrop(layout: layout, box: box, paints: paints)
         trackRasterizations += 1
-        trackMask = (layout.track, layout.axis, box, mask)
-        return mask
+        backdrop = made
+        return made
     }
 
-    /// The thumb and its shadow in one composite of the cached sprite, placed at the thumb's
-    /// whole-pixel centre (the sprite carries the subpixel phase).
+    /// The thumb and its shadow as one sprite (cached per radius and subpixel phase), placed at
+    /// the thumb's whole-pixel centre (the sprite carries the subpixel phase); nil when no part
+    /// of it is in the damage.
     ///
     /// A sprite larger than ``largestCachedSprite`` (a thumb hundreds of pixels across) is not
     /// cached: only its part inside the damage is rasterized, each frame, so a huge thumb costs
     /// memory in proportion to the buffer, not to its own size.
-    private func drawThumb(_ layout: DeviceLayout, scale: Double, on destination: borrowing Destination) {
-        guard layout.thumb.radius > 0 else { return }
+    private func thumbSprite(_ layout: DeviceLayout, scale: Double, damage: PixelRect) -> PlacedSprite? {
+        guard layout.thumb.radius > 0 else { return nil }
         let key = ThumbKey(layout.thumb)
-        let (shadow, color) = (style.shadow, style.thumbColor.premultipliedARGB)
         let centre = (x: Int(floor(layout.thumb.centreX)), y: Int(floor(layout.thumb.centreY)))
-        let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
-        let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
-        guard let visible = placed.intersection(destination.extents) else { return }
         let sprite: ThumbSprite
-        if box.area <= Self.largestCachedSprite {
-            sprite = thumbSprites.sprite(for: key) { ThumbSprite(key: key, scale: scale, color: color, shadow: shadow) }
+        if let cached = thumbSprites.sprite(for: key) {
+            sprite = cached
         } else {
-            let part = PixelRect(x: visible.x - centre.x, y: visible.y - centre.y, width: visible.width, height: visible.height)
-            sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, over: part)
+            let (shadow, color, background) = (style.shadow, style.thumbColor.premultipliedARGB, paints.background)
+            let box = ThumbSprite.box(for: key, scale: scale, shadow: shadow)
+            let placed = PixelRect(x: box.x + centre.x, y: box.y + centre.y, width: box.width, height: box.height)
+            guard let visible = placed.intersection(damage) else { return nil }
+            if box.area <= Self.largestCachedSprite {
+                sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background)
+                thumbSprites.add(sprite, for: key)
+            } else {
+                let part = PixelRect(x: visible.x - centre.x, y: visible.y - centre.y, width: visible.width, height: visible.height)
+                sprite = ThumbSprite(key: key, scale: scale, color: color, shadow: shadow, background: background, over: part)
+            }
         }
-        let area = sprite.placed.moved(by: centre.x, centre.y)
-        destination.composite(.over, sprite.placed.image, sourceOrigin: (area.x, area.y), area: area)
+        let at = sprite.placed.moved(by: centre.x, centre.y)
+        return at.intersection(damage) == nil ? nil : PlacedSprite(sprite: sprite, at: at)
     }
 
-    /// The most pixels a cached thumb sprite may have: 1024 × 1024 (4 MiB; a grown thumb at
-    /// scale 10 needs about 550 × 550).
+    /// The most pixels a cached thumb sprite may have: 1024 × 1024 (8 MiB with its copy over the
+    /// background; a grown thumb at scale 10 needs about 550 × 550).
     static let largestCachedSprite = 1 << 20
 }
 
-/// The solid colour sources of one style, premultiplied once.
-private struct Paints {
+/// A thumb sprite and where it lands in the buffer for one frame.
+private struct PlacedSprite {
+    let sprite: ThumbSprite
+    let at: PixelRect
+
+    /// The painter's view of it; valid while the sprite lives.
+    var frame: SpriteFrame {
+        guard let pixels = sprite.placed.image.rows, let ready = sprite.onBackground.rows else {
+            preconditionFailure("ThumbSprite: its images own their pixels")
+        }
+        return SpriteFrame(placed: at, sprite: pixels, onBackground: ready)
+    }
+}
+
+/// The solid colours of one style, premultiplied once.
+struct Paints {
     let background: PixmanImage
     let track: PixmanImage
     let fill: PixmanImage
+    let backgroundARGB: UInt32
     private let trackARGB: UInt32
     private let fillARGB: UInt32
 
     init(_ style: SliderStyle) {
-        background = PixmanImage(solidPremultiplied: style.backgroundColor.premultipliedARGB)
+        backgroundARGB = style.backgroundColor.premultipliedARGB
+        background = PixmanImage(solidPremultiplied: backgroundARGB)
         trackARGB = style.trackColor.premultipliedARGB
         fillARGB = style.fillColor.premultipliedARGB
         track = PixmanImage(solidPremultiplied: trackARGB)
