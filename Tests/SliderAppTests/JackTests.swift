@@ -185,6 +185,67 @@ import Testing
     }
 }
 
+/// Freewheeling (`jack_freewheel 1`, as a DAW's export does): the graph runs its periods back to
+/// back, as fast as the clients compute them, on JACK's thread.
+@Suite(.serialized) struct JackFreewheelTests {
+    /// While the graph freewheels, a glide from stdin goes up on MIDI without ever going back
+    /// (the frame counter runs far ahead of time then, and stamping periods from it, then from the
+    /// clock, made the control changes of one glide go up and down some hundred times) and
+    /// reaches its target on stdout, on MIDI and on the port (read once the graph runs in real
+    /// time again); wlslider's main thread stays idle (the periods are JACK's thread's work), and
+    /// SIGTERM mid-glide ends wlslider at once and quietly, its last control change the target.
+    @Test func aFreewheelingGraphNeitherHangsNorSpinsNorLosesTheTarget() async throws {
+        let server = try await JackServer(period: 256)
+        let directory = makeTemporaryDirectory("freewheel")
+        defer { removeDirectory(directory) }
+        let dump = try WlsliderProcess(["stdbuf", "-oL", "jack_midi_dump", "-a"], environment: server.environment, executable: "env")
+        try await server.waitForPort("midi-monitor:input", of: dump)
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let run = try await startJackWlslider(["--jack", "--midi-cc", "20", "--jack-connect", "midi-monitor:input", "--value", "25",
+                                                   "--scale-output", "0:1"], server: server, compositor: compositor)
+            try await server.waitForPort("wlslider:value", of: run)
+            #expect(try await server.runTool(["jack_freewheel", "1"]).status == 0)
+            try await Task.sleep(for: .milliseconds(200))
+            var lastControl: Int? { MIDIEvent.parse(dump.stdoutText).last.map { Int($0.bytes[2]) } }
+            run.send("75\n")
+            try await run.waitForLastLine("0.75")
+            try await dump.wait(for: "the target's control change while freewheeling") { lastControl == 95 }
+            // Each control change once, rising: the value never ran back. (In real time the glide
+            // spans 12 000 frames; freewheeling, the graph ran through many times that meanwhile.)
+            let events = MIDIEvent.parse(dump.stdoutText).drop { $0.bytes[2] == 32 }
+            #expect(events.count > 20 && isAscending(events.map { Double($0.bytes[2]) }, strictly: true),
+                    "\(events.map { "\($0.frame):\($0.bytes[2])" }.prefix(40))")
+            #expect((events.last?.frame ?? 0) - (events.first?.frame ?? 0) > 36_000, "the graph did not freewheel: \(events.suffix(3))")
+            let before = run.mainThreadCPUNanoseconds
+            try await Task.sleep(for: .seconds(1))
+            let main = Double(run.mainThreadCPUNanoseconds - before) / 1e6
+            #expect(main < 20, "wlslider's main thread used \(main) ms of CPU in 1 s of a freewheeling graph")
+            try await run.expectStillRunning(for: .milliseconds(1))
+
+            // Back in real time, the port stands on the target.
+            #expect(try await server.runTool(["jack_freewheel", "0"]).status == 0)
+            let wav = directory + "/value.wav"
+            let recorder = try WlsliderProcess(["-f", wav, "-d", "1", "-b", "32", "wlslider:value"], environment: server.environment, executable: "jack_rec")
+            #expect(try await recorder.waitForExit() == 0)
+            let samples = wavSamples(wav).drop { $0 == 0 }
+            #expect(samples.count > 1000 && samples.allSatisfy { abs($0 - 0.75) < 1e-6 }, "\(Set(samples).prefix(5))")
+
+            // SIGTERM mid-glide while freewheeling: out at once, on the target.
+            #expect(try await server.runTool(["jack_freewheel", "1"]).status == 0)
+            try await Task.sleep(for: .milliseconds(200))
+            run.send("50\n")
+            try await run.wait(for: "the glide to 0.50") { run.stdoutLines.last.flatMap(Double.init).map { $0 < 0.75 } == true }
+            run.signal(SIGTERM)
+            let exitStarted = ContinuousClock.now
+            #expect(try await run.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(ContinuousClock.now - exitStarted < .seconds(3), "wlslider took \(ContinuousClock.now - exitStarted) to exit")
+            #expect(run.stdoutLines.last == "0.50")
+            #expect(run.stderrText == "")
+            try await dump.wait(for: "the final control change") { lastControl == 64 }
+        }
+    }
+}
+
 /// Where a glide from 0.25 to 0.75 (ease-in, 0.25 s, scaled 0…1 from 25…75 of 0…100) must have
 /// started, in frames, for the engine to give `value` at `frame`: bisection on the start.
 func fitGlideStart(_ value: Double, atFrame frame: Int, rate: Double) -> Double {
