@@ -195,7 +195,7 @@ import Testing
     /// time again); wlslider's main thread stays idle (the periods are JACK's thread's work), and
     /// SIGTERM mid-glide ends wlslider at once and quietly, its last control change the target.
     @Test func aFreewheelingGraphNeitherHangsNorSpinsNorLosesTheTarget() async throws {
-        let server = try await JackServer(period: 256)
+        let server = try await JackServer(period: 256, nice: true)
         let directory = makeTemporaryDirectory("freewheel")
         defer { removeDirectory(directory) }
         let dump = try WlsliderProcess(["stdbuf", "-oL", "jack_midi_dump", "-a"], environment: server.environment, executable: "env")
@@ -215,11 +215,11 @@ import Testing
             let events = MIDIEvent.parse(dump.stdoutText).drop { $0.bytes[2] == 32 }
             #expect(events.count > 20 && isAscending(events.map { Double($0.bytes[2]) }, strictly: true),
                     "\(events.map { "\($0.frame):\($0.bytes[2])" }.prefix(40))")
-            #expect((events.last?.frame ?? 0) - (events.first?.frame ?? 0) > 36_000, "the graph did not freewheel: \(events.suffix(3))")
+            #expect((events.last?.frame ?? 0) - (events.first?.frame ?? 0) > 24_000, "the graph did not freewheel: \(events.suffix(3))")
             let before = run.mainThreadCPUNanoseconds
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .milliseconds(500))
             let main = Double(run.mainThreadCPUNanoseconds - before) / 1e6
-            #expect(main < 20, "wlslider's main thread used \(main) ms of CPU in 1 s of a freewheeling graph")
+            #expect(main < 10, "wlslider's main thread used \(main) ms of CPU in 0.5 s of a freewheeling graph")
             try await run.expectStillRunning(for: .milliseconds(1))
 
             // Back in real time, the port stands on the target.
