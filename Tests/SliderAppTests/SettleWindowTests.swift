@@ -185,5 +185,40 @@ import Testing
     }
 }
 
+@Suite struct TouchedWithoutReceiverTests {
+    /// `--osc` to a port nobody listens on, and 30 taps, each an ADDRESS/touched 1 and 0 into the
+    /// ICMP refusals of the ones before: one line on stderr, as the README promises for an OSC
+    /// receiver that is not running, wlslider alive and idle afterwards, a target from stdin still
+    /// applied.
+    @Test func touchedToNoReceiverIsOneLine() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (run, surface) = try await compositor.startWlslider(["--value", "10", "--settle", "0.05", "--osc", "127.0.0.1:9/x"])
+            let client = try await compositor.waitForClient(pid: run.pid, timeout: patience)
+            try await compositor.waitUntil("wlslider to take the touch device", timeout: patience) {
+                $0.clients[client]?.requests("wl_seat.get_touch") ?? 0 > 0
+            }
+            for tap in 0..<30 {
+                try compositor.touch.down(on: surface, x: tap % 2 == 0 ? 250 : 100, y: 24)
+                try compositor.touch.frame()
+                try await Task.sleep(for: .milliseconds(20))
+                try compositor.touch.up()
+                try compositor.touch.frame()
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await run.expectStillRunning(for: .milliseconds(500))
+            let taps = numbers(run.stdoutLines)
+            #expect(taps.count > 30 && (taps.max() ?? 0) - (taps.min() ?? 0) > 20, "the taps did not move the slider: \(taps.count) lines, \(taps.min() ?? 0)…\(taps.max() ?? 0)")
+            let cpu = try await run.idleCPUMilliseconds(over: .seconds(1))
+            #expect(cpu < 20, "idle wlslider used \(cpu) ms of CPU")
+            run.send("20\n")
+            try await run.waitForLastLine("20.00")
+            run.send("quit\n")
+            #expect(try await run.waitForExit(timeout: .seconds(5)) == 0)
+            #expect(run.stderrLines == ["wlslider: osc: send to 127.0.0.1:9/x: Connection refused (errno 111); is the receiver running? (reported once; sending goes on)"],
+                    "\(run.stderrText)")
+        }
+    }
+}
+
 private func value(_ line: String) -> Double? { FingerWinsTests.value(line) }
 private func time(_ line: String) -> Double? { FingerWinsTests.time(line) }
