@@ -34,6 +34,7 @@ static struct {
     int (*set_process_callback)(jack_client_t *, int (*)(jack_nframes_t, void *), void *);
     void (*on_info_shutdown)(jack_client_t *, void (*)(jack_status_t, const char *, void *), void *);
     int (*set_xrun_callback)(jack_client_t *, int (*)(void *), void *);
+    int (*set_freewheel_callback)(jack_client_t *, void (*)(int, void *), void *);
     jack_nframes_t (*get_sample_rate)(jack_client_t *);
     jack_nframes_t (*get_buffer_size)(jack_client_t *);
     jack_port_t *(*port_register)(jack_client_t *, const char *, const char *, unsigned long, unsigned long);
@@ -63,6 +64,7 @@ struct cjack_client {
     int notify_fd;
     atomic_bool shut_down;
     atomic_uint_fast64_t xruns;
+    atomic_bool freewheeling;
     char reason[256];
 };
 
@@ -86,6 +88,7 @@ bool cjack_load(const char *library, char *reason, size_t reason_size)
         { "jack_set_process_callback", (void **)&api.set_process_callback },
         { "jack_on_info_shutdown", (void **)&api.on_info_shutdown },
         { "jack_set_xrun_callback", (void **)&api.set_xrun_callback },
+        { "jack_set_freewheel_callback", (void **)&api.set_freewheel_callback },
         { "jack_get_sample_rate", (void **)&api.get_sample_rate },
         { "jack_get_buffer_size", (void **)&api.get_buffer_size },
         { "jack_port_register", (void **)&api.port_register },
@@ -132,6 +135,14 @@ static int process(jack_nframes_t frames, void *arg)
     cycle.first_frame = first;
     cycle.usecs = usecs;
     cycle.next_usecs = next;
+    cycle.freewheeling = atomic_load_explicit(&c->freewheeling, memory_order_relaxed);
+    if (cycle.freewheeling) {
+        /* jack2 feeds its cycle-time filter with freewheeling periods as if they were real time:
+         * the times it gives then wander, so the clock itself (clock_gettime, which the vDSO answers
+         * without a system call). */
+        cycle.has_times = true;
+        cycle.usecs = api.get_time();
+    }
     if (c->audio)
         cycle.audio = api.port_get_buffer(c->audio, frames);
     if (c->midi) {
@@ -158,6 +169,13 @@ static void shutdown_handler(jack_status_t code, const char *reason, void *arg)
     uint64_t one = 1;
     ssize_t written = write(c->notify_fd, &one, sizeof one);
     (void)written;
+}
+
+/* On JACK's notification thread. */
+static void freewheel_handler(int starting, void *arg)
+{
+    struct cjack_client *c = arg;
+    atomic_store_explicit(&c->freewheeling, starting != 0, memory_order_relaxed);
 }
 
 static int xrun_handler(void *arg)
@@ -187,9 +205,11 @@ struct cjack_client *cjack_open(const char *name, int *status)
     }
     atomic_init(&c->shut_down, false);
     atomic_init(&c->xruns, 0);
+    atomic_init(&c->freewheeling, false);
     api.set_process_callback(c->client, process, c);
     api.on_info_shutdown(c->client, shutdown_handler, c);
     api.set_xrun_callback(c->client, xrun_handler, c);
+    api.set_freewheel_callback(c->client, freewheel_handler, c);
     return c;
 }
 

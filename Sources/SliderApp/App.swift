@@ -135,6 +135,7 @@ private final class Session {
             targets.engineChanged(model.slider)
         }
         targets.onTouch = { [unowned outputs] in outputs.touched($0) }
+        controller.onTouchPoints = { [unowned targets] in targets.touchPointsChanged(anyDown: $0, at: $1) }
         outputs.onEmit = { [unowned targets] in targets.recordSent($0, range: $1) }
         let osc: OSCControl?
         do {

@@ -26,6 +26,9 @@ final class SliderController: SliderSurfaceDelegate {
     var surface: SliderSurface?
     /// Called when the app must stop, with how, and the line to print (if any).
     var onExit: (ExitStatus, String?) -> Void = { _, _ in }
+    /// Called after each touch batch: whether a touch point is still down on the surface (one the
+    /// engine follows or not), and the engine's time then.
+    var onTouchPoints: (Bool, Double) -> Void = { _, _ in }
 
     private var pacer = FramePacer()
     private var history = DamageHistory()
@@ -95,6 +98,8 @@ final class SliderController: SliderSurfaceDelegate {
     func surface(_ surface: SliderSurface, touch batch: [TouchEvent]) {
         let contact = model.slider.trackingContact
         feed(stamp: batch.last { $0.time != nil }?.time) { input.forEachInput(forTouch: batch, contactInGesture: contact, $0) }
+        input.followTouchPoints(batch)
+        onTouchPoints(!input.touchPointsDown.isEmpty, model.slider.time)
     }
 
     func surface(_ surface: SliderSurface, pointer batch: [PointerEvent]) {

@@ -6,7 +6,8 @@ import SliderOutput
 /// source without fighting the hand on the slider.
 ///
 /// - While a gesture holds the slider, outside targets wait (the newest one wins; `+N`/`-N` add
-///   up on top of it).
+///   up on top of it). So they do while any finger is down on it: a second finger is no part of
+///   the gesture, but the window starts when the last one lifts.
 /// - When the gesture ends, they keep waiting for the settle window (`--settle`, 0.3 s by
 ///   default), then the waiting one applies: a DAW or controller bound to the same parameter is
 ///   still sending the values the finger made, late, and would otherwise pull the slider back.
@@ -38,8 +39,12 @@ final class ExternalTargets {
     private let mapping: OutputMapping
     private let precision: Int
     private lazy var settleTimer: EventLoop.Timer = loop.makeTimer { [unowned self] in self.windowEnded() }
-    /// A gesture holds the slider.
+    /// A gesture holds the slider, or a finger is down on it.
     private var held = false
+    /// The engine follows a gesture.
+    private var tracking = false
+    /// A touch point is down on the surface.
+    private var touching = false
     /// From touch-down until the settle window ends.
     private var watching: Bool { held || settleTimer.isScheduled }
     /// Engine time at which the settle window after the last lift ends.
@@ -102,7 +107,18 @@ final class ExternalTargets {
     /// After every change of the engine: notices a gesture beginning and ending. Allocation-free
     /// when nothing happens (it runs per frame).
     func engineChanged(_ slider: borrowing Slider) {
-        let holding = slider.trackingContact != nil
+        tracking = slider.trackingContact != nil
+        holdChanged(at: slider.time)
+    }
+
+    /// After each touch batch: whether a touch point is down on the surface, and the engine's time.
+    func touchPointsChanged(anyDown: Bool, at time: Double) {
+        touching = anyDown
+        holdChanged(at: time)
+    }
+
+    private func holdChanged(at time: Double) {
+        let holding = tracking || touching
         guard holding != held else { return }
         held = holding
         if holding {
@@ -110,7 +126,7 @@ final class ExternalTargets {
             sentAtTouchDown = sentCount
         } else {
             // Applied from the loop, never from inside the engine change that ended the gesture.
-            windowEnd = slider.time + settle
+            windowEnd = time + settle
             loop.schedule(settleTimer, afterMilliseconds: settle * 1000)
         }
         onTouch(holding)

@@ -5,6 +5,21 @@ import WaylandClient
 /// buttons carry none) and which contact drives the gesture.
 struct InputMapping: Sendable {
     private var pointerPosition: SliderPoint?
+    /// The touch points down on the surface, whether or not the engine follows them: a second
+    /// finger is no part of the gesture, but it is a hand on the slider all the same.
+    private(set) var touchPointsDown: Set<Int32> = []
+
+    /// Follows which touch points are down through one `wl_touch.frame` batch.
+    mutating func followTouchPoints(_ batch: [TouchEvent]) {
+        for event in batch {
+            switch event {
+            case let .down(id, _, _, _): touchPointsDown.insert(id)
+            case let .up(id, _): touchPointsDown.remove(id)
+            case .cancel: touchPointsDown.removeAll()
+            case .motion: break
+            }
+        }
+    }
 
     /// Hands `body` the slider input of each event of one `wl_touch.frame` batch, in order.
     ///

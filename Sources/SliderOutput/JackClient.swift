@@ -150,7 +150,8 @@ private let renderEntry: cjack_render_fn = { cycle, context in
         frames: Int(c.frames), sampleRate: Double(c.sample_rate), firstFrame: c.first_frame,
         microseconds: c.has_times ? c.usecs : nil,
         audio: c.audio,
-        midi: c.midi.map { MIDIEventBuffer(buffer: $0, write: midiWrite) })
+        midi: c.midi.map { MIDIEventBuffer(buffer: $0, write: midiWrite) },
+        freewheeling: c.freewheeling)
     Unmanaged<JackRenderer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.render(period) }
 }
 

@@ -107,8 +107,13 @@ public final class JackOutput {
     }
 
     /// The way out: hands over `course` (the engine settled on its target) and waits up to
-    /// `timeoutMilliseconds` until a period has ended on the target (and its control change is
-    /// sent), then closes the client. Returns the line to print when the graph did not run in time.
+    /// `timeoutMilliseconds` plus two of the graph's periods until a period has ended on the
+    /// target (and its control change is sent), then closes the client. Returns the line to print
+    /// when the graph did not run in time.
+    ///
+    /// Two periods: the course holds from now, a period is stamped one period before it plays,
+    /// so the first period stamped on the target starts playing up to two periods from now (over
+    /// a second at 8 kHz with 4096-frame periods).
     public func finish(course: PresentedValue, engineNow: () -> Double, timeoutMilliseconds: Int32 = 1000) -> [String] {
         var lines: [String] = []
         if !ended {
@@ -116,6 +121,9 @@ public final class JackOutput {
             generation += 1
             let final = generation
             renderer.exchange.publish(Self.feed(course, engineNow: engineNow, generation: final))
+            let rate = client.sampleRate
+            let periods = rate > 0 ? 2000 * Double(client.bufferSize) / Double(rate) : 0
+            let timeoutMilliseconds = timeoutMilliseconds + Int32(periods.rounded(.up))
             let deadline = MonotonicInstant.now().advanced(byMilliseconds: Double(timeoutMilliseconds))
             while renderer.settledGeneration < final && client.shutdownReason() == nil {
                 let left = EventLoop.pollTimeout(now: .now(), deadline: deadline)

@@ -15,16 +15,20 @@ public struct JackPeriod {
     public var audio: UnsafeMutablePointer<Float>?
     /// The MIDI port's buffer (cleared already); nil without the port.
     public var midi: MIDIEventBuffer?
+    /// The graph freewheels: periods come back to back, as fast as the clients compute them.
+    /// `microseconds` is then JACK's clock when the period is computed.
+    public var freewheeling: Bool
 
     /// Creates a period.
     public init(frames: Int, sampleRate: Double, firstFrame: UInt32, microseconds: UInt64?,
-                audio: UnsafeMutablePointer<Float>?, midi: MIDIEventBuffer?) {
+                audio: UnsafeMutablePointer<Float>?, midi: MIDIEventBuffer?, freewheeling: Bool = false) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.firstFrame = firstFrame
         self.microseconds = microseconds
         self.audio = audio
         self.midi = midi
+        self.freewheeling = freewheeling
     }
 }
 
@@ -64,6 +68,14 @@ public struct MIDIEventBuffer {
 /// card's clock never drifts away from the engine's. A gap of more than ``resyncThreshold``
 /// between the two re-anchors at once, glide or not.
 ///
+/// **Freewheeling.** While the graph freewheels (a DAW's export), periods come back to back, far
+/// faster than real time, and frames have nothing to do with time: stamped from the frame counter,
+/// the value would run ahead of the slider, and re-anchored to the clock, it would run back,
+/// again and again (a glide's control changes went up and down some hundred times). Each period
+/// then carries one value, the one at the clock's time (less one period, as always), never
+/// earlier than the last one: the value follows the slider in real time, never goes back, and
+/// ends on the target.
+///
 /// **Changes within a period.** A feed's course holds from its `since` time; frames stamped
 /// earlier take the course before it, so a target set mid-period changes the value from its own
 /// frame on, not from the period's start.
@@ -78,6 +90,8 @@ public final class JackRenderer: @unchecked Sendable {
     private var samplers = (current: PresentedValue.Sampler(), previous: PresentedValue.Sampler())
     /// JACK frame counter ↔ engine time while the stamps run at the sample rate.
     private var anchor: (frame: UInt32, time: Double)?
+    /// The stamp of the last frame rendered: a freewheeling period is never stamped earlier.
+    private var lastStamp = -Double.infinity
     private var sender = ControlSender()
 
     /// The generation of the newest feed whose course the output has come to rest on: a whole
@@ -121,14 +135,16 @@ public final class JackRenderer: @unchecked Sendable {
             samplers = (PresentedValue.Sampler(), samplers.current)
         }
         guard period.frames > 0, period.sampleRate > 0 else { return }
-        let start = stamp(of: period)
+        let start = period.freewheeling ? freewheelingStamp(of: period) : stamp(of: period)
         // The loop works on locals: no access to this object's storage per frame.
         var courses = (current: current.course, previous: previous.course)
         var samplers = self.samplers
         var sender = self.sender
         var full: UInt64 = 0
-        if Self.isResting(courses.current, from: start) {
-            full = Self.renderResting(period, course: courses.current, at: start, mapping: mapping, control: control, sender: &sender)
+        if period.freewheeling || Self.isResting(courses.current, from: start) {
+            let course = start < courses.current.since ? courses.previous : courses.current
+            full = Self.renderResting(period, course: course, at: start, mapping: mapping, control: control, sender: &sender)
+            lastStamp = start
         } else {
             let step = 1 / period.sampleRate
             let currentRange = SliderRange(min: courses.current.minimum, max: courses.current.maximum)
@@ -145,6 +161,7 @@ public final class JackRenderer: @unchecked Sendable {
                     full += 1
                 }
             }
+            lastStamp = start + Double(period.frames - 1) * step
         }
         self.samplers = samplers
         self.sender = sender
@@ -183,6 +200,15 @@ public final class JackRenderer: @unchecked Sendable {
         }
         if start != predicted { anchor = (period.firstFrame, start) }
         return start
+    }
+
+    /// The engine time of a freewheeling period (see the type's documentation): the clock's, less
+    /// one period, and never before the last frame rendered. The frame counter is no guide.
+    private func freewheelingStamp(of period: JackPeriod) -> Double {
+        anchor = nil
+        let length = Double(period.frames) / period.sampleRate
+        let measured = period.microseconds.map { current.engineTime(ofJackMicroseconds: $0) - length } ?? lastStamp
+        return Swift.max(measured, lastStamp)
     }
 
     /// A period in which the value stands still: one value for every frame. Returns how often

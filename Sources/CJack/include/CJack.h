@@ -6,8 +6,9 @@
  *
  * The process callback is this shim's: each period it reads the cycle times and the port buffers,
  * clears the MIDI buffer and hands all of it to the caller's render function in one struct, so the
- * real-time code on the Swift side makes no JACK call but cjack_midi_write. The shutdown and xrun
- * callbacks are the shim's too: they only set atomics and write to an eventfd the main loop polls.
+ * real-time code on the Swift side makes no JACK call but cjack_midi_write. The shutdown, xrun and
+ * freewheel callbacks are the shim's too: they only set atomics and write to an eventfd the main
+ * loop polls.
  * Nothing here allocates, locks or logs once the client is active. */
 #ifndef WLSLIDER_CJACK_H
 #define WLSLIDER_CJACK_H
@@ -31,6 +32,10 @@ struct cjack_cycle {
     bool has_times;
     uint64_t usecs;
     uint64_t next_usecs;
+    /* The graph freewheels (jack_set_freewheel_callback): periods run back to back, as fast as
+     * the clients compute them, and their frames have nothing to do with time. `usecs` is then
+     * the JACK clock now (jack_get_time), not the cycle's start. */
+    bool freewheeling;
     /* The audio port's buffer (frames floats), or NULL without that port. */
     float *audio;
     /* The MIDI port's buffer, already cleared, for cjack_midi_write; NULL without that port. */

@@ -126,6 +126,12 @@ final class WlsliderProcess {
         return total
     }
 
+    /// CPU time of its main thread alone (the task whose id is the pid), in nanoseconds.
+    var mainThreadCPUNanoseconds: UInt64 {
+        let text = String(decoding: readFile("/proc/\(pid)/task/\(pid)/schedstat"), as: UTF8.self)
+        return text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0
+    }
+
     /// The CPU time it uses over `duration` while it should be idle, in milliseconds.
     func idleCPUMilliseconds(over duration: Duration) async throws -> Double {
         let before = cpuNanoseconds
