@@ -8,18 +8,7 @@ import Testing
 
 /// Sends one UDP datagram to 127.0.0.1:`port`.
 func sendDatagram(_ bytes: [UInt8], to port: UInt16) {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    var packet = bytes
-    withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            _ = sendto(fd, &packet, packet.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
+    sendDatagrams([bytes], to: port)
 }
 
 /// An OSC message with one argument, built by hand: `address`, `,tag`, the argument's bytes.
