@@ -14,6 +14,16 @@
 #   with one the dynamic loader first looks for each of the seven libraries in the binary's
 #   directory and its hardware-capability subdirectories: about 20 failed openat and stat calls at
 #   every start.
+# -function-sections and lld's --symbol-ordering-file with scripts/lib/symbol-order.txt: the
+#   functions an animated frame runs are laid out together, first, then the rest of what a run
+#   executes (scripts/generate-symbol-order measures the list). A frame touches a few dozen pages of
+#   code instead of about 150 spread over the 9 MB of text: after 16 ms asleep, fewer cold
+#   instruction-cache and TLB misses (CPU per frame 1.75× → 1.6× the floor client, medians of 8
+#   alternating rounds), and start-up faults in fewer pages (484 → 466 for --version). Names the
+#   code no longer has are skipped without a warning: a stale list costs locality, not correctness.
+release_order_file=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/symbol-order.txt
 release_options=(--static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld
-                 -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -enforce-exclusivity=unchecked)
+                 -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -enforce-exclusivity=unchecked
+                 -Xswiftc -Xfrontend -Xswiftc -function-sections
+                 -Xlinker "--symbol-ordering-file=$release_order_file" -Xlinker --no-warn-symbol-ordering)
 release_flags=(-c release "${release_options[@]}")
