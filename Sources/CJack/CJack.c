@@ -4,11 +4,13 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 /* JACK's C ABI (jack/types.h, jack/jack.h, jack/midiport.h, jack/metadata.h of jack2 1.9). */
@@ -63,6 +65,9 @@ struct cjack_client {
     bool active;
     int notify_fd;
     atomic_bool shut_down;
+    /* Set when closing starts: the render function is not called again (a close that does not
+     * return in time leaves the client's threads to the process's end). */
+    atomic_bool closing;
     atomic_uint_fast64_t xruns;
     atomic_bool freewheeling;
     char reason[256];
@@ -150,7 +155,7 @@ static int process(jack_nframes_t frames, void *arg)
         if (cycle.midi)
             api.midi_clear_buffer(cycle.midi);
     }
-    if (c->render)
+    if (c->render && !atomic_load_explicit(&c->closing, memory_order_acquire))
         c->render(&cycle, c->context);
     return 0;
 }
@@ -204,6 +209,7 @@ struct cjack_client *cjack_open(const char *name, int *status)
         return NULL;
     }
     atomic_init(&c->shut_down, false);
+    atomic_init(&c->closing, false);
     atomic_init(&c->xruns, 0);
     atomic_init(&c->freewheeling, false);
     api.set_process_callback(c->client, process, c);
@@ -211,6 +217,15 @@ struct cjack_client *cjack_open(const char *name, int *status)
     api.set_xrun_callback(c->client, xrun_handler, c);
     api.set_freewheel_callback(c->client, freewheel_handler, c);
     return c;
+}
+
+static void *close_client(void *argument)
+{
+    struct cjack_client *c = argument;
+    if (c->active)
+        api.deactivate(c->client);
+    api.client_close(c->client);
+    return NULL;
 }
 
 void cjack_close(struct cjack_client *c)
@@ -224,9 +239,23 @@ void cjack_close(struct cjack_client *c)
          * ends. Nothing calls into it again, and the render function is not called any more. */
         return;
     }
-    if (c->active)
-        api.deactivate(c->client);
-    api.client_close(c->client);
+    /* jack2's deactivate and close can block on the same notification lock with the server still
+     * there (a loaded test run saw wlslider not exit within 30 s of SIGTERM): they run on a thread
+     * of their own, waited for up to two seconds. A client that has not closed by then is left as
+     * one the server shut down is, and wlslider goes on (to its exit, as a rule). */
+    atomic_store_explicit(&c->closing, true, memory_order_release);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, close_client, c) != 0) {
+        close_client(c);
+    } else {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += 2;
+        if (pthread_timedjoin_np(thread, NULL, &deadline) != 0) {
+            pthread_detach(thread);
+            return;
+        }
+    }
     close(c->notify_fd);
     free(c);
 }

@@ -54,8 +54,10 @@ bool cjack_load(const char *library, char *reason, size_t reason_size);
  * when there is no server (or it refused); the client is not active yet. Registers the shim's
  * process, shutdown and xrun callbacks and opens the eventfd the callbacks write to. */
 struct cjack_client *cjack_open(const char *name, int *status);
-/* Deactivates (if active), closes the client and frees it. After the server shut the client
- * down it is left alone instead (jack2's jack_client_close can hang then); it is not used again. */
+/* Deactivates (if active), closes the client and frees it; the render function is not called
+ * from the moment it starts. After the server shut the client down, or when closing has not
+ * finished within 2 s (jack2's close can hang on its notification lock), the client is left
+ * alone instead; it is not used again. */
 void cjack_close(struct cjack_client *client);
 
 /* The name the server gave the client (it appends -01, -02 … when the name is taken). */
