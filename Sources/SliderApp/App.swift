@@ -129,7 +129,7 @@ private final class Session {
             model: model, style: options.style, clock: clock, loop: loop, outputs: outputs,
             manageInputRegion: configuration.edge != nil)
         let targets = ExternalTargets(controller: controller, loop: loop, clock: clock, settle: options.settle,
-                                      format: options.output.format)
+                                      format: options.output.format, oscListening: options.oscListen != nil)
         model.onChange = { [unowned outputs, unowned targets, unowned model] in
             outputs.engineChanged()
             targets.engineChanged(model.slider)

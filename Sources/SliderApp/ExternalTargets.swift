@@ -66,7 +66,13 @@ final class ExternalTargets {
     /// Called with true on touch-down and false on lift (`--osc`: ADDRESS/touched).
     var onTouch: (Bool) -> Void = { _ in }
 
-    init(controller: SliderController, loop: EventLoop, clock: AppClock, settle: Double, format: OutputFormat) {
+    /// Whether OSC values come in (`--osc-listen`): only they can be echoes outside a gesture's
+    /// window, so without them nothing sent outside it needs remembering.
+    private let oscListening: Bool
+
+    init(controller: SliderController, loop: EventLoop, clock: AppClock, settle: Double, format: OutputFormat,
+         oscListening: Bool) {
+        self.oscListening = oscListening
         self.controller = controller
         self.loop = loop
         self.clock = clock
@@ -132,8 +138,10 @@ final class ExternalTargets {
         onTouch(holding)
     }
 
-    /// The samples wlslider sends, remembered for the echo rule.
+    /// The samples wlslider sends, remembered for the echo rule: during a gesture's window, and
+    /// at any time when OSC values come in.
     func recordSent(_ samples: SmallList<ValueSample>, range: SliderRange) {
+        guard watching || oscListening else { return }
         let now = clock.now()
         for sample in samples {
             let mapped = mapping.map(sample.value, range: range)
