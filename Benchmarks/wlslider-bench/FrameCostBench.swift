@@ -28,6 +28,8 @@ private let frameCostHelp = """
       --reference COMMAND   Another client (default weston-simple-shm; "" for none).
       --counter PATH        The allocation counter (alloc-counter.so) for LD_PRELOAD.
       --runs N              Runs per client for CPU (default 3).
+      --window S            Seconds of animation measured per run (default 1.8; wlslider's glide
+                            lasts the window and 1.2 s more).
       --check-own-allocations  Exit 1 unless wlslider's own code allocates nothing per frame.
     """
 
@@ -37,6 +39,7 @@ private struct FrameCostOptions {
     var reference = "weston-simple-shm"
     var counter: String?
     var runs = 3
+    var windowSeconds = 1.8
     var checkOwnAllocations = false
 }
 
@@ -67,6 +70,9 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
         case "--runs":
             guard let n = Int(value), n > 0, n < 100 else { return usageError("--runs wants 1 to 99, got '\(value)'", help: frameCostHelp) }
             options.runs = n
+        case "--window":
+            guard let s = Double(value), s >= 0.1, s <= 600 else { return usageError("--window wants 0.1 to 600 seconds, got '\(value)'", help: frameCostHelp) }
+            options.windowSeconds = s
         default: return usageError("unknown option '\(flag)'", help: frameCostHelp)
         }
     }
@@ -126,7 +132,7 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
     var cpu: [String: [Double]] = [:], wakeups: [String: [Double]] = [:]
     for _ in 0..<options.runs {
         for (name, command) in clients {
-            let window = try await measure(name: name, command: command, counter: nil)
+            let window = try await measure(name: name, command: command, counter: nil, seconds: options.windowSeconds)
             cpu[name, default: []].append(window.cpuMicrosecondsPerFrame)
             wakeups[name, default: []].append(window.perFrame(window.wakeups))
         }
@@ -134,7 +140,7 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
     var results = FrameResults()
     for (name, command) in clients {
         var allocations: FrameWindow?
-        if let counter = options.counter { allocations = try await measure(name: name, command: command, counter: counter) }
+        if let counter = options.counter { allocations = try await measure(name: name, command: command, counter: counter, seconds: options.windowSeconds) }
         results.clients[name] = (median(cpu[name] ?? [.nan]), median(wakeups[name] ?? [.nan]), allocations)
     }
     results.ratio = median(zip(cpu["wlslider"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
@@ -142,7 +148,7 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
 }
 
 /// One client under a fresh test compositor: the counters over a window of its animation.
-private func measure(name: String, command: [String], counter: String?) async throws -> FrameWindow {
+private func measure(name: String, command: [String], counter: String?, seconds: Double) async throws -> FrameWindow {
     var configuration = Configuration()
     configuration.frameCallbacks = .realTime(intervalMilliseconds: 16)
     let compositor = try TestCompositor(configuration)
@@ -157,7 +163,7 @@ private func measure(name: String, command: [String], counter: String?) async th
     }
     defer { if let countsPath { unlink(countsPath) } }
     let isSlider = name == "wlslider"
-    let arguments = isSlider ? Array(command.dropFirst()) + ["--value", "0", "--jump-duration", "3", "--curve", "linear"] : Array(command.dropFirst())
+    let arguments = isSlider ? Array(command.dropFirst()) + ["--value", "0", "--jump-duration", "\(seconds + 1.2)", "--curve", "linear"] : Array(command.dropFirst())
     let process = try compositor.launch(command[0], arguments: arguments, environment: environment, standardInput: isSlider)
     guard let pid = compositor.state.processes[process]?.pid else { throw BenchError("\(name) did not start") }
     let surface = try await compositor.waitForSurface(role: .toplevel)
@@ -169,7 +175,7 @@ private func measure(name: String, command: [String], counter: String?) async th
     // Into the animation, away from its start (first-use growth of buffers) and its end.
     try await Task.sleep(for: .milliseconds(600))
     let before = try sample(pid: pid, surface: surface, compositor, counts: countsPath)
-    try await Task.sleep(for: .milliseconds(1800))
+    try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     let after = try sample(pid: pid, surface: surface, compositor, counts: countsPath)
     try compositor.signal(process, SIGTERM)
     _ = try await compositor.waitForExit(process)

@@ -2,13 +2,19 @@
 // compositor named by WAYLAND_DISPLAY (scripts/bench starts a headless weston), in one run:
 //
 // 1. start-up: exec → first Wayland request and exec → first committed frame (the first
-//    `wl_surface.commit` after a `wl_surface.attach` of a buffer), read from the client's own
-//    WAYLAND_DEBUG=1 log, whose stamps are CLOCK_REALTIME microseconds (mod 2³²), against the
-//    same clock read just before posix_spawn. Median of --runs, the two clients alternating.
-// 2. idle: in the first run, --settle seconds after the first frame, the client's CPU time and
-//    wake-ups (voluntary context switches, all threads) over --idle seconds, stdin a pipe held
-//    open and silent. WAYLAND_DEBUG costs an idle client nothing: it prints only messages, and
-//    an idle client has none; when wlslider does wake, the log lines of the window say why.
+//    `wl_surface.commit` after a `wl_surface.attach` of a buffer). With --server-log (a
+//    compositor started with WAYLAND_DEBUG=server writing its protocol stream there, as
+//    scripts/bench does) the stamps are the compositor's, taken as it dispatches each request,
+//    so neither client pays for logging; without it they come from the client's own
+//    WAYLAND_DEBUG=1 log, which charges each client for formatting its own messages (wlslider
+//    sends more of them than weston-simple-shm). Either way the stamps are CLOCK_REALTIME
+//    microseconds (mod 2³²), against the same clock read just before posix_spawn. Median of
+//    --runs, the two clients alternating.
+// 2. idle: one more run of each client, with WAYLAND_DEBUG=1 in the client: --settle seconds
+//    after the first frame, the client's CPU time and wake-ups (voluntary context switches, all
+//    threads) over --idle seconds, stdin a pipe held open and silent. WAYLAND_DEBUG costs an idle
+//    client nothing: it prints only messages, and an idle client has none; when wlslider does
+//    wake, the log lines of the window say why.
 // 3. a session without WAYLAND_DEBUG: wlslider glides to a few targets sent on stdin, stays idle
 //    for --idle seconds (wake-ups counted again: animations must leave nothing running), then
 //    `quit`; the reference client animates for 3 s and gets SIGINT. Peak RSS is VmHWM,
@@ -22,9 +28,11 @@ let sessionBenchCommand = BenchCommand(
 )
 
 private let sessionHelp = """
-    Usage: wlslider-bench session --wlslider PATH [--reference COMMAND] [--runs N] [--idle S] [--settle S]
+    Usage: wlslider-bench session --wlslider PATH [--reference COMMAND] [--server-log PATH] [--runs N] [--idle S] [--settle S]
       --wlslider PATH      The wlslider binary to measure.
       --reference COMMAND  The client to compare with (default weston-simple-shm).
+      --server-log PATH    The compositor's WAYLAND_DEBUG=server log: start-up stamps come from
+                           it instead of from each client's own WAYLAND_DEBUG=1 log.
       --runs N             Start-up runs per client (default 15).
       --idle S             Length of the idle window (default 5 s).
       --settle S           Wait after the first frame before the idle window (default 0.5 s).
@@ -33,6 +41,7 @@ private let sessionHelp = """
 private struct SessionOptions {
     var wlslider = ""
     var reference = "weston-simple-shm"
+    var serverLog: String?
     var runs = 15
     var idle = 5.0
     var settle = 0.5
@@ -46,6 +55,7 @@ private struct SessionOptions {
             switch flag {
             case "--wlslider": options.wlslider = value
             case "--reference": options.reference = value
+            case "--server-log": options.serverLog = value
             case "--runs":
                 guard let n = Int(value), n > 0 else { return (nil, "--runs wants a positive whole number, got '\(value)'") }
                 options.runs = n
@@ -99,38 +109,62 @@ private func measureSession(_ options: SessionOptions) throws(BenchError) {
     let clients = [[options.wlslider], [options.reference]]
     var startup: [[StartupSample]] = [[], []]
     var idle: [IdleSample?] = [nil, nil]
+    for index in clients.indices {
+        idle[index] = try idleRun(clients[index], options)
+    }
     for run in 0..<options.runs {
         // Alternate which client starts first, so neither always finds the caches warmer.
         for index in run % 2 == 0 ? [0, 1] : [1, 0] {
-            let (sample, window) = try startupRun(clients[index], idleWindow: run == 0 ? options : nil)
-            startup[index].append(sample)
-            if let window { idle[index] = window }
+            startup[index].append(try startupRun(clients[index], serverLog: options.serverLog))
         }
     }
     let peak = try (glideSession(wlslider: options.wlslider, idle: options.idle), referencePeakRSS(options.reference))
     report(options, startup: startup, idle: idle, peak: peak)
 }
 
-/// Starts the client with WAYLAND_DEBUG=1, waits for its first frame, optionally measures an idle
-/// window after it, and stops it.
-private func startupRun(_ command: [String], idleWindow options: SessionOptions?) throws(BenchError) -> (StartupSample, IdleSample?) {
-    let log = "/tmp/wlslider-bench-\(getpid())-debug.log"
+/// Starts the client, waits for its first frame in the protocol log (the compositor's, or the
+/// client's own WAYLAND_DEBUG=1 one), and stops it.
+private func startupRun(_ command: [String], serverLog: String?) throws(BenchError) -> StartupSample {
+    let clientLog = "/tmp/wlslider-bench-\(getpid())-debug.log"
+    defer { unlink(clientLog) }
+    let logged: (path: String, skip: Int, find: (Substring, UInt32) -> (firstRequest: UInt32, firstCommit: UInt32)?)
+    if let serverLog {
+        // Only what the compositor logs from here on; its earlier clients are long settled.
+        logged = (serverLog, (readTextFile(serverLog) ?? "").utf8.count, DebugLog.firstFrame(inServerLog:after:))
+    } else {
+        logged = (clientLog, 0, { log, _ in DebugLog.firstFrame(in: String(log)) })
+    }
+    let process = try MeasuredProcess(command, environment: serverLog == nil ? ["WAYLAND_DEBUG": "1"] : [:],
+                                      stdin: .pipe, stderrPath: clientLog)
+    defer { process.signal(SIGKILL); process.wait() }
+    let spawn = UInt32(truncatingIfNeeded: process.spawnRealtimeMicroseconds)
+    let deadline = monotonicSeconds() + 10
+    var found: (firstRequest: UInt32, firstCommit: UInt32)?
+    while found == nil {
+        found = readTextFile(logged.path).flatMap { logged.find(Substring($0.utf8.dropFirst(logged.skip)), spawn) }
+        if found == nil {
+            guard monotonicSeconds() < deadline else {
+                throw BenchError("\(command[0]): no committed frame within 10 s (log: \(readTextFile(logged.path)?.suffix(300) ?? ""))")
+            }
+            usleep(500)
+        }
+    }
+    return StartupSample(firstRequestMilliseconds: Double(found!.firstRequest &- spawn) / 1000,
+                         firstFrameMilliseconds: Double(found!.firstCommit &- spawn) / 1000)
+}
+
+/// One run of the client with WAYLAND_DEBUG=1: its CPU time, wake-ups and protocol messages over
+/// an idle window after its first frame.
+private func idleRun(_ command: [String], _ options: SessionOptions) throws(BenchError) -> IdleSample {
+    let log = "/tmp/wlslider-bench-\(getpid())-idle.log"
     defer { unlink(log) }
     let process = try MeasuredProcess(command, environment: ["WAYLAND_DEBUG": "1"], stdin: .pipe, stderrPath: log)
     defer { process.signal(SIGKILL); process.wait() }
     let deadline = monotonicSeconds() + 10
-    var found: (firstRequest: UInt32, firstCommit: UInt32)?
-    while found == nil {
-        found = readTextFile(log).flatMap(DebugLog.firstFrame)
-        if found == nil {
-            guard monotonicSeconds() < deadline else { throw BenchError("\(command[0]): no committed frame within 10 s (log: \(readTextFile(log)?.suffix(300) ?? ""))") }
-            usleep(500)
-        }
+    while readTextFile(log).flatMap(DebugLog.firstFrame) == nil {
+        guard monotonicSeconds() < deadline else { throw BenchError("\(command[0]): no committed frame within 10 s") }
+        usleep(500)
     }
-    let spawn = UInt32(truncatingIfNeeded: process.spawnRealtimeMicroseconds)
-    let sample = StartupSample(firstRequestMilliseconds: Double(found!.firstRequest &- spawn) / 1000,
-                               firstFrameMilliseconds: Double(found!.firstCommit &- spawn) / 1000)
-    guard let options else { return (sample, nil) }
     sleepSeconds(options.settle)
     let logBefore = readTextFile(log)?.utf8.count ?? 0
     guard let before = ProcessCounters.read(process.pid) else { throw BenchError("\(command[0]) exited after its first frame") }
@@ -138,8 +172,8 @@ private func startupRun(_ command: [String], idleWindow options: SessionOptions?
     guard let after = ProcessCounters.read(process.pid) else { throw BenchError("\(command[0]) exited during the idle window") }
     let window = (readTextFile(log) ?? "").utf8.dropFirst(logBefore)
     let messages = Substring(window).split(separator: "\n")
-    return (sample, IdleSample(counters: after - before, commits: messages.filter { $0.hasSuffix(".commit()") }.count,
-                               messages: Array(messages.prefix(12))))
+    return IdleSample(counters: after - before, commits: messages.filter { $0.hasSuffix(".commit()") }.count,
+                      messages: Array(messages.prefix(12)))
 }
 
 /// What the session without WAYLAND_DEBUG showed.
@@ -178,7 +212,8 @@ private func referencePeakRSS(_ command: String) throws(BenchError) -> MemoryFig
 }
 
 private func report(_ options: SessionOptions, startup: [[StartupSample]], idle: [IdleSample?], peak: (GlideSession, MemoryFigures)) {
-    printRow("start-up, headless weston (no seat), WAYLAND_DEBUG stamps: median (min–max) of \(options.runs), ms")
+    let stamps = options.serverLog == nil ? "each client's WAYLAND_DEBUG stamps" : "the compositor's protocol stream"
+    printRow("start-up, headless weston (no seat), \(stamps): median (min–max) of \(options.runs), ms")
     printRow("  exec → first Wayland request", millisecondsSummary(startup[0].map(\.firstRequestMilliseconds)),
              millisecondsSummary(startup[1].map(\.firstRequestMilliseconds)))
     let firstFrames = startup.map { $0.map(\.firstFrameMilliseconds) }
@@ -219,10 +254,42 @@ private func mebibytes(_ kilobytes: Int) -> String {
     "\(fixed(Double(kilobytes) / 1024, 1)) MiB"
 }
 
-/// Reading a client's WAYLAND_DEBUG=1 log (libwayland 1.21 format:
-/// `[ 488095.071]  -> wl_surface@8.commit()`, the stamp being CLOCK_REALTIME in microseconds,
-/// truncated to 32 bits, printed as milliseconds with three decimals).
+/// Reading a WAYLAND_DEBUG log (libwayland 1.21 format: a client's `[ 488095.071]  ->
+/// wl_surface@8.commit()`, a compositor's `[ 488095.080] wl_surface@8.commit()` for the same
+/// request, the stamp being CLOCK_REALTIME in microseconds, truncated to 32 bits, printed as
+/// milliseconds with three decimals; ` -> ` marks what the logging side sent).
 enum DebugLog {
+    /// In a compositor's log: the stamps of the first client request at or after `spawn` (a new
+    /// client's first request is `wl_display@1.get_registry`) and of that client's first commit
+    /// after a buffer attach to the same surface. The compositor's log does not say which client
+    /// sent a request; one client starts at a time, and weston's own clients (panel, keyboard)
+    /// are idle by then, so the first such commit after the new client's first request is its own.
+    static func firstFrame(inServerLog log: Substring, after spawn: UInt32) -> (firstRequest: UInt32, firstCommit: UInt32)? {
+        var firstRequest: UInt32?
+        var attachedSurfaces: Set<Substring> = []
+        for line in log.split(separator: "\n") {
+            guard !line.contains(" -> "), let stamp = stamp(of: line) else { continue }
+            if firstRequest == nil {
+                // Stamps wrap at 2³² µs (71 minutes): compare by difference.
+                guard line.contains("wl_display@1.get_registry("), Int32(bitPattern: stamp &- spawn) >= 0 else { continue }
+                firstRequest = stamp
+                continue
+            }
+            guard let surface = surfaceObject(of: line) else { continue }
+            if line.contains(".attach(wl_buffer@") { attachedSurfaces.insert(surface) }
+            if line.hasSuffix(".commit()") && attachedSurfaces.contains(surface) { return (firstRequest!, stamp) }
+        }
+        return nil
+    }
+
+    /// `wl_surface@8` in `[ 488095.080] wl_surface@8.commit()`.
+    private static func surfaceObject(of line: Substring) -> Substring? {
+        guard let close = line.firstIndex(of: "]") else { return nil }
+        let request = line[line.index(after: close)...].drop { $0 == " " }
+        guard request.hasPrefix("wl_surface@"), let dot = request.firstIndex(of: ".") else { return nil }
+        return request[..<dot]
+    }
+
     /// The stamps of the first request and of the first commit after a buffer attach; nil until
     /// the log shows such a commit.
     static func firstFrame(in log: String) -> (firstRequest: UInt32, firstCommit: UInt32)? {
