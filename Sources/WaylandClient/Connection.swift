@@ -246,7 +246,7 @@ public final class WaylandConnection {
             let route = DecorationRoute.choose(decorationManager: decorationManager != nil, subcompositor: hasSubcompositor,
                                                loadLibdecor: DecorationRoute.loadLibdecor)
             decorationRoute = route
-            if case .undecorated(let notice) = route { warn(notice, once: .decorations) }
+            if case .undecorated(let notice?) = route { warn(notice, once: .decorations) }
         }
         guard decorationRoute == .libdecor else { return nil }
         if libdecorContext == nil {

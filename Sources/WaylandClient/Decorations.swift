@@ -26,17 +26,26 @@ enum DecorationRoute: Equatable, Sendable {
     case serverSide
     /// libdecor draws them; it owns the xdg_surface and xdg_toplevel.
     case libdecor
-    /// None: the window is a bare surface. `notice` is the one line that says why.
-    case undecorated(notice: String)
+    /// None: the window is a bare surface. `notice` is the one line that says why (nil when the
+    /// user asked for no decorations).
+    case undecorated(notice: String?)
 
     /// The library loaded for client-side decorations: libdecor's soname, or `WLSLIDER_LIBDECOR`
     /// (a soname or path; tests name one that does not exist to play a system without libdecor).
+    /// `WLSLIDER_LIBDECOR=none` asks for no client-side decorations at all: nothing is loaded and
+    /// nothing is said (a kiosk, or a window that should cost no more than the slider itself).
     static var libdecorLibrary: String { environmentVariable("WLSLIDER_LIBDECOR") ?? "libdecor-0.so.0" }
 
+    /// The value of `WLSLIDER_LIBDECOR` that turns client-side decorations off.
+    static let disabled = "none"
+
     /// Chooses the route. `loadLibdecor` is called only when needed; it returns nil when libdecor
-    /// is loaded, else the reason it is not (one line, as `dlerror` gives it).
-    static func choose(decorationManager: Bool, subcompositor: Bool, loadLibdecor: () -> String?) -> DecorationRoute {
+    /// is loaded, else the reason it is not (one line, as `dlerror` gives it). With `library`
+    /// `none`, the window stays bare without a word.
+    static func choose(decorationManager: Bool, subcompositor: Bool, library: String = libdecorLibrary,
+                       loadLibdecor: () -> String?) -> DecorationRoute {
         if decorationManager { return .serverSide }
+        if library == disabled { return .undecorated(notice: nil) }
         let missing = "zxdg_decoration_manager_v1: not offered by the compositor"
         let consequence = "the window has no title bar (move it with Super+drag, close it with Alt+F4)"
         if let reason = loadLibdecor() {

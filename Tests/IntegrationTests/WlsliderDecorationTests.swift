@@ -43,6 +43,25 @@ struct WlsliderDecorationTests {
         }
     }
 
+    @Test("WLSLIDER_LIBDECOR=none: a bare window without a word on stderr, libdecor never mapped, the slider works")
+    func decorationsTurnedOff() async throws {
+        var configuration = Configuration()
+        configuration.globals[.decorationManager] = nil
+        try await withTestCompositor(configuration) { compositor in
+            let slider = try await SliderRun.launch(compositor, environment: ["WLSLIDER_LIBDECOR": "none"])
+            let toplevel = try #require(try compositor.surface(slider.surface).toplevel)
+            #expect(!toplevel.hasDecorationObject && toplevel.title == "wlslider")
+            try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame, .up(id: 0), .frame])
+            try await slider.settle()
+            #expect(try slider.lastValue() == 50)
+            let pid = try #require(compositor.state.processes[slider.process]?.pid)
+            let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+            #expect(!maps.contains("libdecor"), "libdecor is mapped")
+            #expect(slider.standardError == "", "\(slider.standardError)")
+            try await slider.terminate()
+        }
+    }
+
     @Test("no xdg-decoration and no wl_subcompositor for libdecor: one line, and a bare window",
           .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libdecor-0.so.0")
                    || FileManager.default.fileExists(atPath: "/usr/lib/aarch64-linux-gnu/libdecor-0.so.0"),

@@ -19,15 +19,25 @@ struct DecorationRouteTests {
     @Test("not offered and libdecor missing: undecorated, with the loader's reason and what to install")
     func missingLibdecor() throws {
         let route = DecorationRoute.choose(decorationManager: false, subcompositor: true) { "libdecor-0.so.0: cannot open shared object file" }
-        guard case .undecorated(let notice) = route else { Issue.record("\(route)"); return }
+        guard case .undecorated(let notice?) = route else { Issue.record("\(route)"); return }
         #expect(notice.contains("zxdg_decoration_manager_v1") && notice.contains("cannot open shared object file")
                 && notice.contains("libdecor-0-plugin-1-cairo") && !notice.contains("\n"))
+    }
+
+    @Test("WLSLIDER_LIBDECOR=none: undecorated without loading anything and without a notice; server-side still wins")
+    func disabled() {
+        var loads = 0
+        let route = DecorationRoute.choose(decorationManager: false, subcompositor: true, library: "none") { loads += 1; return nil }
+        #expect(route == .undecorated(notice: nil) && loads == 0)
+        #expect(DecorationRoute.choose(decorationManager: true, subcompositor: true, library: "none") { nil } == .serverSide)
+        // Only the exact word: a library named otherwise is loaded as asked.
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, library: "None") { nil } == .libdecor)
     }
 
     @Test("not offered and no wl_subcompositor: undecorated")
     func noSubcompositor() {
         let route = DecorationRoute.choose(decorationManager: false, subcompositor: false) { nil }
-        guard case .undecorated(let notice) = route else { Issue.record("\(route)"); return }
+        guard case .undecorated(let notice?) = route else { Issue.record("\(route)"); return }
         #expect(notice.contains("wl_subcompositor"))
     }
 }
