@@ -67,7 +67,7 @@ import Testing
 /// One option in argument-parser's --help output.
 struct HelpEntry {
     let name: String
-    /// The help text without the trailing "(values: …)" / "(default: …)" notes.
+    /// The help text without the trailing "(default: …)" / "(values: …)" notes.
     let sentence: String
     let defaultValue: String?
     let choices: [String]
@@ -101,16 +101,20 @@ struct HelpEntry {
         var sentence = text
         var defaultValue: String?
         var choices: [String] = []
-        // Trailing "(values: a, b; default: a)" or "(default: 2.0)" added by argument-parser.
-        if sentence.hasSuffix(")"), let open = sentence.range(of: " (", options: .backwards) {
+        // Trailing notes: "(default: 2)" in the option's own help (wlslider states its defaults
+        // itself), then "(values: a, b)" added by argument-parser for enumerated options.
+        while sentence.hasSuffix(")"), let open = sentence.range(of: " (", options: .backwards) {
             let note = sentence[open.upperBound..<sentence.index(before: sentence.endIndex)]
+            var isNote = false
             for part in note.split(separator: ";").map({ $0.trimming(" ") }) {
-                if part.hasPrefix("default: ") { defaultValue = String(part.dropFirst("default: ".count)) }
+                if part.hasPrefix("default: ") { defaultValue = String(part.dropFirst("default: ".count)); isNote = true }
                 if part.hasPrefix("values: ") {
                     choices = part.dropFirst("values: ".count).split(separator: ",").map { $0.trimming(" ") }
+                    isNote = true
                 }
             }
-            if defaultValue != nil || !choices.isEmpty { sentence = String(sentence[..<open.lowerBound]) }
+            guard isNote else { break }
+            sentence = String(sentence[..<open.lowerBound])
         }
         self.sentence = sentence
         self.defaultValue = defaultValue
