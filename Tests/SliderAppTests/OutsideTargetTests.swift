@@ -56,7 +56,10 @@ func startListening(_ arguments: [String], compositor: TestCompositor, jack: Jac
             #expect(try await recorder.waitForExit() == 0)
             let samples = wavSamples(wav).drop { $0 == 0 }
             #expect(samples.first == 0.25 && samples.last.map { abs($0 - 0.75) < 1e-6 } == true)
-            #expect(samples.filter { $0 > 0.26 && $0 < 0.74 }.count > 10_000, "no glide on the port")
+            // The ease-in glide spends about 10 550 of its 12 000 samples strictly between 0.26
+            // and 0.74; a step would spend none. jack_rec on a loaded machine can miss a period or
+            // two of its recording, hence the margin.
+            #expect(samples.filter { $0 > 0.26 && $0 < 0.74 }.count > 8_000, "no glide on the port")
             run.signal(SIGTERM)
             #expect(try await run.waitForExit() == 0)
             #expect(run.stderrText == "")
