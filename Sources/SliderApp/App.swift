@@ -132,7 +132,8 @@ private final class Session {
                                       format: options.output.format, oscListening: options.oscListen != nil)
         model.onChange = { [unowned outputs, unowned targets, unowned model] in
             outputs.engineChanged()
-            targets.engineChanged(model.slider)
+            // The two fields, not the whole slider: a copy of it per frame costs more than the rest.
+            targets.engineChanged(tracking: model.slider.trackingContact != nil, at: model.slider.time)
         }
         targets.onTouch = { [unowned outputs] in outputs.touched($0) }
         controller.onTouchPoints = { [unowned targets] in targets.touchPointsChanged(anyDown: $0, at: $1) }

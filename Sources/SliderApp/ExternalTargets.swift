@@ -112,9 +112,9 @@ final class ExternalTargets {
 
     /// After every change of the engine: notices a gesture beginning and ending. Allocation-free
     /// when nothing happens (it runs per frame).
-    func engineChanged(_ slider: borrowing Slider) {
-        tracking = slider.trackingContact != nil
-        holdChanged(at: slider.time)
+    func engineChanged(tracking: Bool, at time: Double) {
+        self.tracking = tracking
+        holdChanged(at: time)
     }
 
     /// After each touch batch: whether a touch point is down on the surface, and the engine's time.
@@ -143,7 +143,8 @@ final class ExternalTargets {
     func recordSent(_ samples: SmallList<ValueSample>, range: SliderRange) {
         guard watching || oscListening else { return }
         let now = clock.now()
-        for sample in samples {
+        for index in 0..<samples.count {
+            let sample = samples[index]
             let mapped = mapping.map(sample.value, range: range)
             let printed = (mapped * Self.powerOfTen(precision)).rounded() / Self.powerOfTen(precision)
             sent[sentCount % Self.sentCapacity] = SIMD4(Float(sample.value), Float(mapped), Float(printed), .nan)

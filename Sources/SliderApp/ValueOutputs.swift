@@ -77,7 +77,9 @@ final class ValueOutputs {
     /// Hands the samples of one frame to every sink; each maps them from `range` its own way.
     func emit(_ samples: SmallList<ValueSample>, range: SliderRange) {
         guard !samples.isEmpty else { return }
-        for sample in samples {
+        // By index: iterating the list itself would copy it.
+        for index in 0..<samples.count {
+            let sample = samples[index]
             if formatter?.prepareLine(for: sample, range: range) == true, let line = formatter?.line,
                let status = stdout?.write(line) {
                 resolveStdout(status)

@@ -67,12 +67,27 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
         storedCount = 0
     }
 
-    /// Keeps the elements for which `keep` holds, in order.
+    /// Keeps the elements for which `keep` holds, in order. In place: nothing is copied (a frame
+    /// filters its samples with it).
     @inlinable
     public mutating func retain(where keep: (Element) -> Bool) {
-        var kept = SmallList()
-        for element in self where keep(element) { kept.append(element) }
-        self = kept
+        var kept = 0
+        for index in 0..<count {
+            let element = self[index]
+            guard keep(element) else { continue }
+            if kept != index { self[kept] = element }
+            kept += 1
+        }
+        while storedCount > kept {
+            switch storedCount - 1 {
+            case 0: inline.0 = nil
+            case 1: inline.1 = nil
+            case 2: inline.2 = nil
+            case 3: inline.3 = nil
+            default: overflow.removeLast()
+            }
+            storedCount -= 1
+        }
     }
 }
 

@@ -20,6 +20,8 @@ struct WarningLog {
 
     /// The warnings queued since the last call.
     mutating func take() -> [String] {
+        // Asked after every frame: nothing to hand over is the common case.
+        guard !queued.isEmpty else { return [] }
         defer { queued.removeAll() }
         return queued
     }

@@ -102,7 +102,9 @@ public final class SliderSurface {
     private var enteredOutputs: [Output] = []
     private var pool: ShmPool?
     private var bufferSet = BufferSet()
-    private var buffers: [Int: ShmBuffer] = [:]
+    /// The buffers `bufferSet` tracks, by their ids: a handful, so a list searched in order (a
+    /// dictionary would hash an id at every frame).
+    private var buffers: [ShmBuffer] = []
     /// What was last sent: buffer scale (integer mode) or viewport destination (fractional mode).
     private var sentBufferScale: Int32 = 1
     private var sentViewportSize: LogicalSize?
@@ -247,11 +249,16 @@ public final class SliderSurface {
     // MARK: Buffers
 
     /// A free buffer of `size` (reused or new), or nil when all buffers are busy.
+    /// Forgets the buffer with `id` (destroying it once nothing else holds it).
+    private func dropBuffer(_ id: Int) {
+        buffers.removeAll { $0.id == id }
+    }
+
     private func acquireBuffer(_ size: PixelSize) throws(WaylandError) -> ShmBuffer? {
         let (choice, dropped) = bufferSet.acquire(size: size)
-        for id in dropped { buffers[id] = nil }
+        for id in dropped { dropBuffer(id) }
         switch choice {
-        case let .reuse(id, _): return buffers[id]
+        case let .reuse(id, _): return buffers.first { $0.id == id }
         case .exhausted: return nil
         case .allocate: break
         }
@@ -267,12 +274,12 @@ public final class SliderSurface {
         let buffer = try pool.makeBuffer(size: size)
         buffer.id = bufferSet.add(size: size)
         buffer.onRelease = { [weak self] in self?.bufferReleased($0) }
-        buffers[buffer.id] = buffer
+        buffers.append(buffer)
         return buffer
     }
 
     private func bufferReleased(_ buffer: ShmBuffer) {
-        if bufferSet.released(buffer.id) { buffers[buffer.id] = nil }
+        if bufferSet.released(buffer.id) { dropBuffer(buffer.id) }
         if frameOnRelease {
             frameOnRelease = false
             requestFrame()

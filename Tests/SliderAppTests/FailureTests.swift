@@ -308,6 +308,28 @@ struct FailureTests {
         #expect(run.stderrLines == ["wlslider: the compositor at mute did not answer within 5000 ms (while waiting for its globals)"])
     }
 
+    /// What does not run the slider (help, version, completions, a usage error) does not wait for
+    /// a compositor, even one that keeps a connection waiting, and says only what it says without
+    /// a compositor.
+    @Test(arguments: [(["--help"], Int32(0), "OVERVIEW:"), (["--version"], 0, "0.1.0"),
+                      (["--generate-completion-script", "bash"], 0, "_wlslider"),
+                      (["--min", "9", "--max", "5"], 64, ""), (["--size", "1x1x1"], 64, ""), (["--nonsense"], 64, "")])
+    func nothingToRunAbandonsTheConnect(arguments: [String], status: Int32, output: String) async throws {
+        let mute = try MuteSocket()
+        let run = try WlsliderProcess(arguments, environment: mute.environment.merging(["WLSLIDER_CONNECT_TIMEOUT_MS": "600000"]) { $1 })
+        let started = ContinuousClock.now
+        #expect(try await run.waitForExit() == status)
+        let elapsed = ContinuousClock.now - started
+        // The connect timeout is 600 s here: anything waiting for the compositor would show.
+        #expect(elapsed < .seconds(30), "took \(elapsed)")
+        #expect(output.isEmpty ? run.stdoutText.isEmpty : run.stdoutText.contains(output), "\(run.stdoutText.prefix(200))")
+        if status == 64 {
+            #expect(run.stderrText.hasPrefix("Error: ") && !run.stderrText.contains("compositor"), "\(run.stderrText)")
+        } else {
+            #expect(run.stderrText == "")
+        }
+    }
+
     /// SIGTERM (and SIGINT) while connecting end wlslider with status 0, not 143/130. (The connect
     /// timeout is lengthened so that a loaded machine cannot make the signal come after it.)
     @Test(arguments: [SIGTERM, SIGINT])
