@@ -67,18 +67,28 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
         storedCount = 0
     }
 
-    /// Keeps the elements for which `keep` holds, in order. In place: nothing is copied (a frame
-    /// filters its samples with it).
+    /// Keeps the elements for which `keep` holds, in order. In place, and without writing anything
+    /// when every element is kept (a frame filters its samples with it, and keeps them all).
     @inlinable
     public mutating func retain(where keep: (Element) -> Bool) {
-        var kept = 0
-        for index in 0..<count {
+        var first = 0
+        while first < count && keep(self[first]) { first += 1 }
+        guard first < count else { return }
+        var kept = first
+        for index in (first + 1)..<count {
             let element = self[index]
             guard keep(element) else { continue }
-            if kept != index { self[kept] = element }
+            self[kept] = element
             kept += 1
         }
-        while storedCount > kept {
+        removeLast(count - kept)
+    }
+
+    /// Removes the last `k` elements.
+    @inlinable
+    public mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count, "SmallList.removeLast(\(k)) of \(count) elements")
+        for _ in 0..<k {
             switch storedCount - 1 {
             case 0: inline.0 = nil
             case 1: inline.1 = nil

@@ -184,7 +184,7 @@ public final class SliderSurface {
     /// within 1–1000 Hz; 60 Hz when no output says.
     public var frameIntervalMilliseconds: Double {
         // Lazily: asked every frame, so without building arrays.
-        WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.lazy.map(\.refreshMillihertz),
+        WaylandClient.frameIntervalMilliseconds(entered: enteredOutputs.lazy.map { $0.refreshMillihertz },
                                                 allOutputs: connection.outputRefreshRates)
     }
 
