@@ -184,7 +184,7 @@ final class Keyboard {
     private var keymap: XKBKeymap?
     /// The compositor's latest keymap, not compiled yet. Compiling takes about a millisecond, and
     /// the compositor sends the keymap during start-up: the first frame does not wait for it. The
-    /// first key, modifier change or repeat compiles it.
+    /// first key or modifier compiles it (not the empty modifiers of `enter`).
     private var uncompiled: UncompiledKeymap?
     private weak var focus: SliderSurface?
     private var repeater = KeyRepeater()
@@ -277,6 +277,10 @@ final class Keyboard {
     }
 
     func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        // No modifier at all while the keymap waits to be compiled, as `enter` brings when the
+        // window gets the focus: a new xkb state starts with none, so there is nothing to apply
+        // nor to tell, and compiling (with loading libxkbcommon) waits for the first key.
+        if uncompiled != nil, modifiers.isEmpty, depressed | latched | locked | group == 0 { return }
         guard let keymap = compiledKeymap() else { return }
         keymap.update(depressed: depressed, latched: latched, locked: locked, group: group)
         let current = keymap.modifiers

@@ -9,7 +9,7 @@ import TestCompositor
 
 @Suite("wlslider scenarios: libraries loaded at run time")
 struct WlsliderRuntimeLibraryTests {
-    @Test("no key and no pointer: neither libxkbcommon nor libwayland-cursor is mapped; the first key loads libxkbcommon and moves the slider")
+    @Test("no key and no pointer: neither libxkbcommon nor libwayland-cursor is mapped, keyboard focus alone maps nothing; the first key loads libxkbcommon and moves the slider")
     func keyboardLoadsOnFirstKey() async throws {
         try await withTestCompositor { compositor in
             let slider = try await SliderRun.launch(compositor, ["--value", "50"])
@@ -17,7 +17,11 @@ struct WlsliderRuntimeLibraryTests {
             #expect(try !slider.maps().contains("libxkbcommon"), "libxkbcommon is mapped before any key")
             #expect(try !slider.maps().contains("libwayland-cursor"), "libwayland-cursor is mapped without a pointer")
 
+            // enter carries the (empty) modifiers: nothing to compile a keymap for yet.
             try compositor.keyboard.enter(slider.surface)
+            try await slider.sync()
+            #expect(try !slider.maps().contains("libxkbcommon"), "libxkbcommon is mapped on keyboard focus")
+
             try await slider.tap("Right")
             try await slider.settle()
             #expect(try slider.lastValue() == 76)
