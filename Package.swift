@@ -7,9 +7,10 @@
 //                  child processes (the only importer of CPosix, the shim for calls Glibc hides)
 //   SliderEngine   what the slider does with input and time (pure Swift: no Wayland, no clock, no I/O)
 //   SliderRender   draws the slider into ARGB8888 pixels with pixman (the only importer of CPixman)
-//   WaylandClient  talks to the compositor (the only importer of libwayland-client, xkbcommon and
-//                  libdecor, which CLibdecor loads at run time only where the compositor draws no
-//                  title bars)
+//   WaylandClient  talks to the compositor (the only importer of libwayland-client, and of the shims
+//                  that load xkbcommon, wayland-cursor and libdecor at run time, each only when
+//                  first needed: the first key, a pointer without cursor-shape-v1, a compositor
+//                  that draws no title bars)
 //   SliderOutput   where the value stream goes: stdout lines, OSC, exec hook, audio-rate samples
 //   SliderApp      ties them together: options, the sinks and surface on one loop, frame pacing
 //   wlslider       the command-line entry point
@@ -31,7 +32,6 @@ let package = Package(
         // C libraries from Debian.
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
-        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
@@ -39,7 +39,12 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
         .target(name: "CWaylandServerProtocols", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
         .target(name: "CInjectorProtocols", dependencies: ["CWaylandClient"]),
-        // libdecor through dlopen: no link-time dependency, loaded only where it decorates.
+        // Libraries loaded through dlopen when first needed: no link-time dependency, so the dynamic
+        // loader does not map them at every start. libxkbcommon at the first key, libwayland-cursor
+        // for a pointer where the compositor offers no cursor-shape-v1 (both include the library's
+        // header for its types: libxkbcommon-dev, libwayland-dev), libdecor only where it decorates.
+        .target(name: "CXKBCommon"),
+        .target(name: "CWaylandCursor"),
         .target(name: "CLibdecor"),
         // libjack, loaded at run time by --jack / --midi-cc (dlopen; no link-time dependency).
         .target(name: "CJack"),
@@ -51,7 +56,10 @@ let package = Package(
         // The slider.
         .target(name: "SliderEngine"),
         .target(name: "SliderRender", dependencies: ["CPixman", "SliderEngine"]),
-        .target(name: "WaylandClient", dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLibdecor"]),
+        .target(
+            name: "WaylandClient",
+            dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CWaylandCursor", "CLibdecor"]
+        ),
         .target(name: "SliderOutput", dependencies: ["Posix", "SliderEngine", "CJack"]),
         .target(name: "SliderApp", dependencies: ["Posix", "SliderEngine", "SliderRender", "WaylandClient", "SliderOutput"]),
         .executableTarget(
@@ -63,8 +71,11 @@ let package = Package(
         .target(name: "PNGImage", dependencies: ["CPNG"], path: "Tests/Support/PNGImage"),
         .target(
             name: "TestCompositor",
+            // CXKBCommon for xkbcommon's header; the compositor links libxkbcommon and calls it
+            // directly (it builds, serializes and tracks the keymap it sends).
             dependencies: ["CWaylandServer", "CWaylandServerProtocols", "CXKBCommon"],
-            path: "Tests/Support/TestCompositor"
+            path: "Tests/Support/TestCompositor",
+            linkerSettings: [.linkedLibrary("xkbcommon")]
         ),
         .executableTarget(
             name: "wlslider-inject",

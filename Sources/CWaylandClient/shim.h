@@ -1,9 +1,9 @@
-/* libwayland-client and libwayland-cursor (libc calls Swift's Glibc module hides are in CPosix). */
+/* libwayland-client (libc calls Swift's Glibc module hides are in CPosix; libwayland-cursor is
+ * loaded at run time by CWaylandCursor). */
 #ifndef WLSLIDER_C_WAYLAND_CLIENT_SHIM_H
 #define WLSLIDER_C_WAYLAND_CLIENT_SHIM_H
 
 #include <wayland-client.h>
-#include <wayland-cursor.h>
 #include <stdarg.h>
 #include <stdint.h>
 

@@ -1,8 +1,10 @@
 // The pointer image, set on every wl_pointer.enter: cursor-shape-v1 "default" where the compositor
 // offers it; else the themed cursor from libwayland-cursor (XCURSOR_THEME / XCURSOR_SIZE, with
-// libwayland-cursor's built-in cursors when no theme is installed); else nothing is set.
+// libwayland-cursor's built-in cursors when no theme is installed), which is loaded then
+// (RuntimeLibraries.swift); else nothing is set, and the compositor shows what it likes.
 import Posix
 internal import CWaylandClient
+internal import CWaylandCursor
 internal import CWaylandProtocols
 
 final class CursorImages {
@@ -23,7 +25,7 @@ final class CursorImages {
 
     deinit {
         if let surface { wl_surface_destroy(surface) }
-        for theme in themes.values { wl_cursor_theme_destroy(theme) }
+        for theme in themes.values { wlslider_wl_cursor_theme_destroy(theme) }
     }
 
     func apply(to pointer: Pointer, serial: UInt32, scale: Int32) {
@@ -32,9 +34,10 @@ final class CursorImages {
             return
         }
         guard let theme = theme(scale: scale),
-              let cursor = wl_cursor_theme_get_cursor(theme, "default") ?? wl_cursor_theme_get_cursor(theme, "left_ptr"),
+              let cursor = wlslider_wl_cursor_theme_get_cursor(theme, "default")
+                ?? wlslider_wl_cursor_theme_get_cursor(theme, "left_ptr"),
               cursor.pointee.image_count > 0, let image = cursor.pointee.images[0],
-              let buffer = wl_cursor_image_get_buffer(image) else { return }
+              let buffer = wlslider_wl_cursor_image_get_buffer(image) else { return }
         let width = Int32(image.pointee.width), height = Int32(image.pointee.height)
         // A buffer must be a whole multiple of its scale; a theme without an image that large shows
         // its smaller image unscaled instead.
@@ -49,10 +52,17 @@ final class CursorImages {
                               Int32(image.pointee.hotspot_y) / bufferScale)
     }
 
+    /// The theme at `scale`, loaded on first use (and libwayland-cursor with the first one); nil
+    /// without libwayland-cursor, which is said once.
     private func theme(scale: Int32) -> OpaquePointer? {
         if let theme = themes[scale] { return theme }
+        if let reason = WaylandCursorLibrary.failure {
+            connection.warn("wl_pointer: no wp_cursor_shape_manager_v1, and libwayland-cursor could not be loaded (\(reason)); "
+                + "the slider sets no cursor image; install libwayland-cursor0 for one", once: .cursorLibrary)
+            return nil
+        }
         let size = CursorImages.baseSize(environmentVariable("XCURSOR_SIZE")) * max(scale, 1)
-        guard let theme = wl_cursor_theme_load(environmentVariable("XCURSOR_THEME"), size, connection.shm.proxy) else { return nil }
+        guard let theme = wlslider_wl_cursor_theme_load(environmentVariable("XCURSOR_THEME"), size, connection.shm.proxy) else { return nil }
         themes[scale] = theme
         return theme
     }

@@ -62,12 +62,8 @@ enum DecorationRoute: Equatable, Sendable {
 
     /// Loads libdecor (`libdecorLibrary`): nil on success, else why not.
     static func loadLibdecor() -> String? {
-        var reason = [CChar](repeating: 0, count: 512)
         let library = libdecorLibrary
-        let loaded = reason.withUnsafeMutableBufferPointer { buffer in
-            wlslider_libdecor_load(library, buffer.baseAddress, buffer.count)
-        }
-        return loaded ? nil : String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return loadRuntimeLibrary { wlslider_libdecor_load(library, $0, $1) }
     }
 }
 

@@ -1,5 +1,6 @@
 // wl_keyboard: the compositor's keymap compiled by xkbcommon, keys turned into keysyms, and key
-// repeat timed on the EventLoop (KeyRepeater holds the rules).
+// repeat timed on the EventLoop (KeyRepeater holds the rules). libxkbcommon is loaded with the
+// first keymap compiled (RuntimeLibraries.swift); without it keys are ignored.
 internal import CWaylandClient
 internal import CXKBCommon
 import Posix
@@ -42,14 +43,14 @@ final class XKBKeymap {
         // xkbcommon 1.5 rejects the NUL that ends the text as an "unrecognized token": stop before it.
         let text = UnsafeRawBufferPointer(rebasing: buffer[0..<length])
         let textLength = XKBKeymap.textLength(text)
-        guard textLength > 0, let keymap = xkb_keymap_new_from_buffer(
+        guard textLength > 0, let keymap = wlslider_xkb_keymap_new_from_buffer(
             context, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), textLength,
             XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
             let short = length < Int(size) ? " (its file holds \(length) of the \(size) bytes announced)" : ""
             throw Failure(description: "the compositor's keymap does not compile\(short)")
         }
-        guard let state = xkb_state_new(keymap) else {
-            xkb_keymap_unref(keymap)
+        guard let state = wlslider_xkb_state_new(keymap) else {
+            wlslider_xkb_keymap_unref(keymap)
             throw Failure(description: "xkb_state_new failed for the compositor's keymap")
         }
         self.keymap = keymap
@@ -57,16 +58,17 @@ final class XKBKeymap {
     }
 
     /// A new xkb context that logs nothing: xkbcommon prints lines of its own on stderr for every
-    /// error in a keymap, and a broken keymap is reported once, as one line of ours.
+    /// error in a keymap, and a broken keymap is reported once, as one line of ours. Loads
+    /// libxkbcommon if needed; nil without it (`XKBCommonLibrary.failure` says why).
     static func quietContext() -> OpaquePointer? {
-        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
-        xkb_context_set_log_fn(context) { _, _, _, _ in }
+        guard XKBCommonLibrary.failure == nil, let context = wlslider_xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        wlslider_xkb_context_set_log_fn(context) { _, _, _, _ in }
         return context
     }
 
     /// Releases a context from `quietContext()`.
     static func release(_ context: OpaquePointer) {
-        xkb_context_unref(context)
+        wlslider_xkb_context_unref(context)
     }
 
     /// The length of the keymap text: up to the first NUL, or all of it.
@@ -75,8 +77,8 @@ final class XKBKeymap {
     }
 
     deinit {
-        xkb_state_unref(state)
-        xkb_keymap_unref(keymap)
+        wlslider_xkb_state_unref(state)
+        wlslider_xkb_keymap_unref(keymap)
     }
 
     /// The xkb keycode of evdev key `code` (evdev + 8), or nil for a code no keymap can hold.
@@ -90,23 +92,23 @@ final class XKBKeymap {
     /// The keysym of evdev key `code` under the current state (0 for an impossible code).
     func keysym(code: UInt32) -> UInt32 {
         guard let keycode = XKBKeymap.keycode(code) else { return 0 }
-        return xkb_state_key_get_one_sym(state, keycode)
+        return wlslider_xkb_state_key_get_one_sym(state, keycode)
     }
 
     /// Whether the keymap says key `code` repeats (modifiers typically do not).
     func repeats(code: UInt32) -> Bool {
         guard let keycode = XKBKeymap.keycode(code) else { return false }
-        return xkb_keymap_key_repeats(keymap, keycode) != 0
+        return wlslider_xkb_keymap_key_repeats(keymap, keycode) != 0
     }
 
     func update(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
-        xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+        wlslider_xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
     }
 
     var modifiers: Modifiers {
         var result: Modifiers = []
         let names: [(String, Modifiers)] = [("Shift", .shift), ("Control", .control), ("Mod1", .alt), ("Mod4", .logo)]
-        for (name, modifier) in names where xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0 {
+        for (name, modifier) in names where wlslider_xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0 {
             result.insert(modifier)
         }
         return result
@@ -176,12 +178,13 @@ final class Keyboard {
     /// Copied from the seat: a deinit must not read the seat, which may be deinitialising itself.
     private let hasRelease: Bool
     private let proxy: OpaquePointer
-    /// Made with the first keymap compiled (xkb_context_new reads the include paths).
+    /// Made with the first keymap compiled (xkb_context_new reads the include paths), which loads
+    /// libxkbcommon.
     private var context: OpaquePointer?
     private var keymap: XKBKeymap?
     /// The compositor's latest keymap, not compiled yet. Compiling takes about a millisecond, and
     /// the compositor sends the keymap during start-up: the first frame does not wait for it. The
-    /// first key, modifier change or repeat compiles it.
+    /// first key or modifier compiles it (not the empty modifiers of `enter`).
     private var uncompiled: UncompiledKeymap?
     private weak var focus: SliderSurface?
     private var repeater = KeyRepeater()
@@ -233,6 +236,11 @@ final class Keyboard {
     private func compiledKeymap() -> XKBKeymap? {
         guard let pending = uncompiled else { return keymap }
         uncompiled = nil
+        if let reason = XKBCommonLibrary.failure {
+            seat.connection.warn("wl_keyboard: libxkbcommon could not be loaded (\(reason)); keys are ignored; "
+                + "install libxkbcommon0 for them", once: .keyboardLibrary)
+            return nil
+        }
         if context == nil { context = XKBKeymap.quietContext() }
         guard let context else { return nil }
         do throws(XKBKeymap.Failure) {
@@ -269,6 +277,10 @@ final class Keyboard {
     }
 
     func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        // No modifier at all while the keymap waits to be compiled, as `enter` brings when the
+        // window gets the focus: a new xkb state starts with none, so there is nothing to apply
+        // nor to tell, and compiling (with loading libxkbcommon) waits for the first key.
+        if uncompiled != nil, modifiers.isEmpty, depressed | latched | locked | group == 0 { return }
         guard let keymap = compiledKeymap() else { return }
         keymap.update(depressed: depressed, latched: latched, locked: locked, group: group)
         let current = keymap.modifiers

@@ -1,4 +1,5 @@
-// Keysym values the app may match against `KeyboardEvent.key(keysym:...)`, taken from xkbcommon.
+// Keysym values the app may match against `KeyboardEvent.key(keysym:...)`, taken from xkbcommon's
+// header (constants only: reading them loads nothing).
 internal import CXKBCommon
 
 /// XKB keysyms (from xkbcommon-keysyms.h) for the keys a slider understands.
@@ -39,10 +40,12 @@ public enum Keysym {
     /// q.
     public static let q = UInt32(XKB_KEY_q)
 
-    /// The keysym's name, e.g. "Left" or "Page_Up" ("" when unknown), for logs and tests.
+    /// The keysym's name, e.g. "Left" or "Page_Up" ("" when unknown, or without libxkbcommon), for
+    /// logs and tests. Loads libxkbcommon if no key has yet.
     public static func name(_ keysym: UInt32) -> String {
+        guard XKBCommonLibrary.failure == nil else { return "" }
         var buffer = [CChar](repeating: 0, count: 64)
-        let length = xkb_keysym_get_name(keysym, &buffer, buffer.count)
+        let length = wlslider_xkb_keysym_get_name(keysym, &buffer, buffer.count)
         guard length > 0 else { return "" }
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

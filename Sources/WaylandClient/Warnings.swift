@@ -16,6 +16,10 @@ enum WarningTopic: Hashable, Sendable, CaseIterable {
     case title
     /// A keymap that cannot be used (reported again after a usable one arrived).
     case keymap
+    /// libxkbcommon could not be loaded: keys are ignored.
+    case keyboardLibrary
+    /// libwayland-cursor could not be loaded: the pointer gets no cursor image from wlslider.
+    case cursorLibrary
     /// The window has no title bar: no xdg-decoration and no libdecor, client-side mode
     /// configured, or a libdecor error.
     case decorations

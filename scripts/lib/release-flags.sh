@@ -11,7 +11,7 @@
 #   The compiler still proves exclusivity statically; the debug builds the tests run keep the
 #   run-time checks, so a violation is still caught there.
 # --disable-local-rpath: no RUNPATH of $ORIGIN. The binary ships no libraries next to itself, and
-#   with one the dynamic loader first looks for each of the seven libraries in the binary's
+#   with one the dynamic loader first looks for each library it links in the binary's
 #   directory and its hardware-capability subdirectories: about 20 failed openat and stat calls at
 #   every start.
 # -disable-concrete-type-metadata-mangled-name-accessors: code that needs the metadata of a concrete

@@ -1,0 +1,77 @@
+/* See include/CWaylandCursor.h. */
+#include "CWaylandCursor.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+    void *handle;
+    struct wl_cursor_theme *(*theme_load)(const char *, int, struct wl_shm *);
+    void (*theme_destroy)(struct wl_cursor_theme *);
+    struct wl_cursor *(*theme_get_cursor)(struct wl_cursor_theme *, const char *);
+    struct wl_buffer *(*image_get_buffer)(struct wl_cursor_image *);
+} api;
+
+bool wlslider_wayland_cursor_load(const char *library, char *reason, size_t reason_size)
+{
+    if (api.handle)
+        return true;
+    /* RTLD_LOCAL: its symbols stay out of the global namespace; its own dependency,
+     * libwayland-client, is the copy wlslider links already. */
+    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(reason, reason_size, "%s", dlerror());
+        return false;
+    }
+    struct { const char *name; void **slot; } symbols[] = {
+        { "wl_cursor_theme_load", (void **)&api.theme_load },
+        { "wl_cursor_theme_destroy", (void **)&api.theme_destroy },
+        { "wl_cursor_theme_get_cursor", (void **)&api.theme_get_cursor },
+        { "wl_cursor_image_get_buffer", (void **)&api.image_get_buffer },
+    };
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+        *symbols[i].slot = dlsym(handle, symbols[i].name);
+        if (!*symbols[i].slot) {
+            snprintf(reason, reason_size, "%s has no %s", library, symbols[i].name);
+            memset(&api, 0, sizeof api);
+            dlclose(handle);
+            return false;
+        }
+    }
+    api.handle = handle;
+    return true;
+}
+
+static void require_loaded(void)
+{
+    if (!api.handle) {
+        fputs("wlslider: libwayland-cursor called before wlslider_wayland_cursor_load succeeded\n", stderr);
+        abort();
+    }
+}
+
+struct wl_cursor_theme *wlslider_wl_cursor_theme_load(const char *name, int size, struct wl_shm *shm)
+{
+    require_loaded();
+    return api.theme_load(name, size, shm);
+}
+
+void wlslider_wl_cursor_theme_destroy(struct wl_cursor_theme *theme)
+{
+    require_loaded();
+    api.theme_destroy(theme);
+}
+
+struct wl_cursor *wlslider_wl_cursor_theme_get_cursor(struct wl_cursor_theme *theme, const char *name)
+{
+    require_loaded();
+    return api.theme_get_cursor(theme, name);
+}
+
+struct wl_buffer *wlslider_wl_cursor_image_get_buffer(struct wl_cursor_image *image)
+{
+    require_loaded();
+    return api.image_get_buffer(image);
+}
