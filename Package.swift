@@ -3,7 +3,7 @@
 // wlslider: a Wayland-native slider whose value glides like an audio parameter.
 //
 // Modules, each with one job:
-//   Posix          the system layer: descriptors, errno, the monotonic clock, the poll loop, UDP,
+//   Posix          the system layer: descriptors, errno, the monotonic clock, the event loop, UDP,
 //                  child processes (the only importer of CPosix, the shim for calls Glibc hides)
 //   SliderEngine   what the slider does with input and time (pure Swift: no Wayland, no clock, no I/O)
 //   SliderRender   draws the slider into ARGB8888 pixels with pixman (the only importer of CPixman)

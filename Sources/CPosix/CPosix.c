@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -43,6 +45,39 @@ int cposix_signalfd_read(int fd) {
     if (n < 0 && errno == EAGAIN) return 0;
     if (n >= 0) errno = EIO;
     return -1;
+}
+
+/* The bits are equal on Linux; mapped one by one all the same, as neither header promises it. */
+static uint32_t epoll_bits(short events) {
+    return (events & POLLIN ? EPOLLIN : 0) | (events & POLLOUT ? EPOLLOUT : 0);
+}
+
+static short poll_bits(uint32_t events) {
+    return (short)((events & EPOLLIN ? POLLIN : 0) | (events & EPOLLOUT ? POLLOUT : 0) |
+                   (events & EPOLLERR ? POLLERR : 0) | (events & EPOLLHUP ? POLLHUP : 0));
+}
+
+static int epoll_control(int epfd, int op, int fd, short events) {
+    struct epoll_event event = { .events = epoll_bits(events), .data.fd = fd };
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int cposix_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+int cposix_epoll_add(int epfd, int fd, short events) { return epoll_control(epfd, EPOLL_CTL_ADD, fd, events); }
+int cposix_epoll_modify(int epfd, int fd, short events) { return epoll_control(epfd, EPOLL_CTL_MOD, fd, events); }
+/* The event argument is ignored, but Linux before 2.6.9 wanted it non-null. */
+int cposix_epoll_remove(int epfd, int fd) { return epoll_control(epfd, EPOLL_CTL_DEL, fd, 0); }
+
+size_t cposix_epoll_event_size(void) { return sizeof(struct epoll_event); }
+
+int cposix_epoll_wait(int epfd, void *events, int capacity, int timeout) {
+    return epoll_wait(epfd, events, capacity, timeout);
+}
+
+short cposix_epoll_ready(const void *events, int index, int *fd) {
+    const struct epoll_event *event = (const struct epoll_event *)events + index;
+    *fd = event->data.fd;
+    return poll_bits(event->events);
 }
 
 int cposix_pidfd_open(pid_t pid) {

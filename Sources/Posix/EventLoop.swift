@@ -1,12 +1,19 @@
-// The single-threaded poll(2) loop: the Wayland display, stdin, the sinks' descriptors, signals and
-// timers all wait in one place. Nothing wakes up unless a descriptor is ready or a timer is due, so
-// an idle slider sleeps in poll with no timeout.
+// The single-threaded event loop: the Wayland display, stdin, the sinks' descriptors, signals and
+// timers all wait in one place, in epoll_wait. Nothing wakes up unless a descriptor is ready or a
+// timer is due, so an idle slider sleeps with no timeout.
 internal import CPosix
 internal import Glibc
 
-/// A single-threaded `poll(2)` loop. Sources are descriptors with a handler; timers are one-shot
-/// deadlines on the loop's clock that bound the poll timeout. With no timer set, `poll` blocks
-/// without a timeout.
+/// A single-threaded loop with the semantics of `poll(2)`, waiting with epoll. Sources are
+/// descriptors with a handler; timers are one-shot deadlines on the loop's clock that bound the
+/// wait. With no timer set, the wait blocks without a timeout.
+///
+/// As with poll, readiness is level-triggered, errors and hang-ups are reported whether asked for
+/// or not, a descriptor that is not open is reported `.invalid` (and its source removed), and a
+/// file epoll cannot watch (a regular file, `/dev/null`) is always ready for what it is asked.
+/// Unlike poll, the kernel keeps the set between waits: an iteration makes no system call but the
+/// wait unless some source's events changed, and the cost of a wait does not grow with the number
+/// of descriptors.
 ///
 /// Handlers may throw: `run()` stops and rethrows the first error (after letting `prepare` sources
 /// — the Wayland display — complete their read, so the display stays consistent). Not thread-safe.
@@ -40,35 +47,103 @@ public final class EventLoop {
 
     private final class Source {
         let token: SourceToken
-        let fd: Int32
+        /// Its descriptor, shared with the other sources on the same one.
+        let watch: Watch
         var events: Events
-        /// Runs right before each poll and returns the events to wait for (the Wayland display uses
-        /// it for prepare_read and flush); such a source's handler runs after every poll, first.
+        /// What it waited for in this iteration: the events it is told about (with the conditions
+        /// poll reports unasked), even when a handler changed `events` since.
+        var waitedFor: Events = []
+        /// Runs right before each wait and returns the events to wait for (the Wayland display uses
+        /// it for prepare_read and flush); such a source's handler runs after every wait, first.
         let prepare: (() throws -> Events)?
         let handler: (Events) throws -> Void
         /// A descriptor the loop owns (a signalfd): closed when the source goes.
         var owned: FileDescriptor?
         var isRemoved = false
 
-        init(token: SourceToken, fd: Int32, events: Events, prepare: (() throws -> Events)?,
+        init(token: SourceToken, watch: Watch, events: Events, prepare: (() throws -> Events)?,
              handler: @escaping (Events) throws -> Void, owned: consuming FileDescriptor?) {
             self.token = token
-            self.fd = fd
+            self.watch = watch
             self.events = events
             self.prepare = prepare
             self.handler = handler
             self.owned = owned
+        }
+
+        /// What occurred of what it waited for in this iteration.
+        var occurred: Events {
+            watch.occurred.intersection(waitedFor.union([.error, .hangup, .invalid]))
+        }
+    }
+
+    /// A descriptor as the loop watches it. epoll takes one registration per descriptor, so all
+    /// the sources on one descriptor share one, which waits for the union of their events (libdecor
+    /// watches the Wayland display's descriptor too; stdout and `--audio-out -` may share fd 1).
+    ///
+    /// A registration belongs to the open file, not to the number, and epoll removes it only when
+    /// the file's last descriptor closes. So a descriptor closed while a source still watches it
+    /// (against the rule of `addSource`) goes one of two ways:
+    /// - nothing else has the file open: the registration vanishes and the source hears nothing
+    ///   more — no spin, but no `.invalid` either — until its events change (epoll_ctl then fails:
+    ///   `.invalid`, and the source is removed) or it is removed;
+    /// - another descriptor has it open (a dup, a child's copy): the registration lives on and
+    ///   keeps reporting the file's readiness to the source, whose calls on the closed number fail
+    ///   (a handler that ignores that is called again at once, as for an unresolved error). Once
+    ///   the source is removed — wlslider's remove theirs when a call fails — epoll_ctl cannot
+    ///   remove the orphan: the loop marks its epoll set stale and replaces it before the next
+    ///   wait, so the orphan cannot wake the loop again and again.
+    /// A new file that gets the number meanwhile is not watched; a source added for it joins the
+    /// old registration. wlslider's sources remove themselves before their descriptors close.
+    private final class Watch {
+        enum Registration: Equatable {
+            /// Not in the epoll set yet (a new descriptor, or a new set).
+            case none
+            /// In the epoll set, waiting for these events.
+            case waiting(Events)
+            /// A file epoll refuses (EPERM: a regular file, `/dev/null`), which poll reports ready
+            /// at once for reading and writing.
+            case alwaysReady
+            /// Not an open descriptor (EBADF), or no longer the one it was (closed while watched).
+            case invalid
+        }
+
+        let fd: Int32
+        var registration = Registration.none
+        /// How many sources watch it; it goes with the last.
+        var sourceCount = 0
+        /// The union of its sources' events: what the registration should wait for.
+        var wanted: Events = []
+        /// What this iteration's wait reported.
+        var occurred: Events = []
+
+        init(fd: Int32) {
+            self.fd = fd
+        }
+
+        /// What poll would report at once, without the descriptor being ready.
+        var readyWithoutWaiting: Events {
+            switch registration {
+            case .invalid: .invalid
+            case .alwaysReady: wanted
+            case .none, .waiting: []
+            }
         }
     }
 
     /// The clock timers are set and fired on.
     public let clock: any MonotonicClock
     private var sources: [Source] = []
+    /// The watched descriptors, by number.
+    private var watches: [Int32: Watch] = [:]
+    /// Created at the first wait (creating it can fail, and `init` does not throw); replaced when
+    /// it may hold a registration the loop cannot remove (see `release`).
+    private var epoll: Epoll?
+    private var epollIsStale = false
     /// The scheduled timers, in no order.
     private var timers: [Timer] = []
     private var timerSequence = 0
-    /// Reused between iterations: the poll set and the sources it was built from.
-    private var pollSet: [pollfd] = []
+    /// Reused between iterations: the sources of this iteration's wait.
     private var polled: [Source] = []
     private var nextID = 0
     private var stopRequested = false
@@ -78,7 +153,7 @@ public final class EventLoop {
     public init(clock: any MonotonicClock = SystemClock.shared) {
         self.clock = clock
         timers.reserveCapacity(8)
-        pollSet.reserveCapacity(8)
+        watches.reserveCapacity(8)
         polled.reserveCapacity(8)
     }
 
@@ -89,14 +164,20 @@ public final class EventLoop {
 
     /// Watches `fd` for `events`; `handler` gets the events that occurred. The loop does not own
     /// `fd`. A handler must resolve what made the descriptor ready — consume the input, read the
-    /// error off it, or remove its source — or the next poll reports it again at once: a pipe at
+    /// error off it, or remove its source — or the next wait reports it again at once: a pipe at
     /// EOF keeps reporting `.hangup`, a socket keeps `.error` until its error is read.
+    ///
+    /// Several sources may watch one descriptor; each is told only about what it asked for (and
+    /// errors, hang-ups). The descriptor must stay open while a source watches it: remove the
+    /// source, then close it. (epoll watches the open file, not the number: a descriptor closed
+    /// while watched is not reported `.invalid` as poll would, and a new file that gets the number
+    /// is not watched. See `Watch` in the source for what happens then.)
     @discardableResult
     public func addSource(fd: Int32, events: Events, handler: @escaping (Events) throws -> Void) -> SourceToken {
         insertSource(fd: fd, events: events, prepare: nil, handler: handler, owned: nil)
     }
 
-    /// A source that must prepare before every poll and complete after it, whatever happened (the
+    /// A source that must prepare before every wait and complete after it, whatever happened (the
     /// Wayland display: `prepare` does prepare_read and flush and returns the events to wait for,
     /// `handler` reads or cancels). Such sources are handled before all others.
     @discardableResult
@@ -105,7 +186,7 @@ public final class EventLoop {
         insertSource(fd: fd, events: .readable, prepare: prepare, handler: handler, owned: nil)
     }
 
-    /// Changes the events a source waits for (from the next poll on).
+    /// Changes the events a source waits for (from the next wait on).
     public func setEvents(_ events: Events, for token: SourceToken) {
         for source in sources where source.token == token { source.events = events }
     }
@@ -115,6 +196,8 @@ public final class EventLoop {
         guard let index = sources.firstIndex(where: { $0.token == token }) else { return }
         let source = sources.remove(at: index)
         source.isRemoved = true
+        release(source.watch)
+        // A signalfd closes only now: after it left the epoll set.
         source.owned = nil
     }
 
@@ -130,6 +213,9 @@ public final class EventLoop {
             }
         }, owned: signals.file)
     }
+
+    /// How many sources are watched (for tests: one whose descriptor is not open goes by itself).
+    var sourceCount: Int { sources.count }
 
     // MARK: Timers
 
@@ -192,8 +278,8 @@ public final class EventLoop {
         }
     }
 
-    /// One iteration: poll (waiting at most `maximumWaitMilliseconds`, or until the next timer
-    /// when nil), run the handlers of ready sources, fire due timers. For tests on a manual clock.
+    /// One iteration: wait (at most `maximumWaitMilliseconds`, or until the next timer when nil),
+    /// run the handlers of ready sources, fire due timers. For tests on a manual clock.
     public func runOnce(maximumWaitMilliseconds: Int32? = 0) throws {
         try iterate(maximumWaitMilliseconds: maximumWaitMilliseconds)
     }
@@ -203,8 +289,8 @@ public final class EventLoop {
         stopRequested = true
     }
 
-    /// The poll timeout in milliseconds for the earliest `deadline`: -1 (block) without one, 0 when it
-    /// has passed, otherwise rounded up so the loop never wakes before it and spins.
+    /// The wait's timeout in milliseconds for the earliest `deadline`: -1 (block) without one, 0 when
+    /// it has passed, otherwise rounded up so the loop never wakes before it and spins.
     public static func pollTimeout(now: MonotonicInstant, deadline: MonotonicInstant?) -> Int32 {
         guard let deadline else { return -1 }
         if deadline <= now { return 0 }
@@ -218,7 +304,8 @@ public final class EventLoop {
                               handler: @escaping (Events) throws -> Void, owned: consuming FileDescriptor?) -> SourceToken {
         nextID += 1
         let token = SourceToken(id: nextID)
-        let source = Source(token: token, fd: fd, events: events, prepare: prepare, handler: handler, owned: owned)
+        let source = Source(token: token, watch: watch(fd), events: events, prepare: prepare, handler: handler, owned: owned)
+        source.watch.sourceCount += 1
         // Prepared sources (the display) first: their read must complete before any other handler.
         if prepare != nil {
             sources.insert(source, at: 0)
@@ -228,22 +315,54 @@ public final class EventLoop {
         return token
     }
 
-    private func iterate(maximumWaitMilliseconds: Int32?) throws {
-        polled.removeAll(keepingCapacity: true)
-        pollSet.removeAll(keepingCapacity: true)
-        for source in sources {
-            if let prepare = source.prepare { source.events = try prepare() }
-            polled.append(source)
-            pollSet.append(pollfd(fd: source.fd, events: source.events.rawValue, revents: 0))
+    /// The watch of `fd`, shared with the sources already on it.
+    private func watch(_ fd: Int32) -> Watch {
+        guard let watch = watches[fd] else {
+            let watch = Watch(fd: fd)
+            watches[fd] = watch
+            return watch
         }
+        // Found not open at the last wait, it may be open by now (poll looks at every wait): retry.
+        if watch.registration == .invalid { watch.registration = .none }
+        return watch
+    }
+
+    /// One source fewer on `watch`; the last one takes the registration with it.
+    private func release(_ watch: Watch) {
+        watch.sourceCount -= 1
+        guard watch.sourceCount == 0 else { return }
+        watches[watch.fd] = nil
+        guard case .waiting = watch.registration, let epoll else { return }
+        do {
+            try epoll.remove(watch.fd)
+        } catch {
+            // Closed (and maybe reused) while watched: if another descriptor keeps the file open,
+            // its registration lives on, beyond reach of epoll_ctl, and would report it forever.
+            epollIsStale = true
+        }
+    }
+
+    private func iterate(maximumWaitMilliseconds: Int32?) throws {
+        try prepareSources()
         var timeout = EventLoop.pollTimeout(now: clock.now(), deadline: earliestDeadline())
         if let maximumWaitMilliseconds, timeout < 0 || timeout > maximumWaitMilliseconds {
             timeout = maximumWaitMilliseconds
         }
-        try waitForEvents(timeout: timeout)
+        var waitError: SystemError?
+        do { try waitForEvents(timeout: timeout) } catch { waitError = error }
         let scheduledBefore = timerSequence
-        try dispatch()
+        try dispatch(after: waitError)
         try fireDueTimers(scheduledUpTo: scheduledBefore)
+    }
+
+    /// Runs the prepared sources' `prepare` and notes what each source waits for this time.
+    private func prepareSources() throws {
+        polled.removeAll(keepingCapacity: true)
+        for source in sources {
+            if let prepare = source.prepare { source.events = try prepare() }
+            source.waitedFor = source.events
+            polled.append(source)
+        }
     }
 
     private func earliestDeadline() -> MonotonicInstant? {
@@ -254,23 +373,100 @@ public final class EventLoop {
         return earliest
     }
 
+    /// Waits until a descriptor is ready or `timeout` passes (at once when one is ready without
+    /// waiting) and notes what occurred on each.
     private func waitForEvents(timeout: Int32) throws(SystemError) {
-        let count = pollSet.count
-        let result = pollSet.withUnsafeMutableBufferPointer { fds in
-            retryingInterrupts { Glibc.poll(fds.baseAddress, nfds_t(count), timeout) }
+        let (epoll, readyNow) = try updateRegistrations()
+        let count: Int
+        do {
+            count = try epoll.wait(timeoutMilliseconds: readyNow ? 0 : timeout)
+        } catch {
+            throw error.error("epoll_wait on \(watches.count) descriptors")
         }
-        if case .failure(let error) = result { throw error.error("poll of \(count) descriptors") }
+        for index in 0..<count {
+            let (fd, events) = epoll.event(at: index)
+            guard let watch = watches[fd], case .waiting = watch.registration else { continue }
+            watch.occurred = events
+        }
+    }
+
+    /// Brings the epoll set in line with what the sources wait for — no system call when nothing
+    /// changed — and sets what each descriptor reports without waiting. Returns the set, and
+    /// whether any descriptor reports something without waiting.
+    private func updateRegistrations() throws(SystemError) -> (Epoll, readyNow: Bool) {
+        let epoll = try currentEpoll()
+        epoll.reserve(watches.count)
+        for watch in watches.values { watch.wanted = [] }
+        for source in sources { source.watch.wanted.formUnion(source.events.intersection([.readable, .writable])) }
+        var readyNow = false
+        for watch in watches.values {
+            try register(watch, in: epoll)
+            watch.occurred = watch.readyWithoutWaiting
+            readyNow = readyNow || !watch.occurred.isEmpty
+        }
+        return (epoll, readyNow)
+    }
+
+    /// The epoll set, new at the first wait or when the old one is stale: every descriptor is then
+    /// registered anew.
+    private func currentEpoll() throws(SystemError) -> Epoll {
+        if epollIsStale {
+            epoll = nil
+            epollIsStale = false
+            for watch in watches.values where watch.registration != .alwaysReady && watch.registration != .invalid {
+                watch.registration = .none
+            }
+        }
+        if let epoll { return epoll }
+        do {
+            let created = try Epoll(capacity: Swift.max(watches.count, 8))
+            epoll = created
+            return created
+        } catch {
+            throw error.error("epoll_create1")
+        }
+    }
+
+    /// Registers `watch` in `epoll`, or changes its events there, when needed.
+    private func register(_ watch: Watch, in epoll: Epoll) throws(SystemError) {
+        switch watch.registration {
+        case .none:
+            do {
+                try epoll.add(watch.fd, for: watch.wanted)
+                watch.registration = .waiting(watch.wanted)
+            } catch Errno(EBADF) {
+                watch.registration = .invalid
+            } catch Errno(EPERM) {
+                watch.registration = .alwaysReady
+            } catch {
+                throw error.error("epoll_ctl add of fd \(watch.fd)")
+            }
+        case .waiting(let events) where events != watch.wanted:
+            do {
+                try epoll.modify(watch.fd, for: watch.wanted)
+                watch.registration = .waiting(watch.wanted)
+            } catch Errno(EBADF), Errno(ENOENT) {
+                // Closed while watched (see `release`); poll would have reported it not open.
+                watch.registration = .invalid
+                epollIsStale = true
+            } catch {
+                throw error.error("epoll_ctl modify of fd \(watch.fd)")
+            }
+        case .waiting, .alwaysReady, .invalid:
+            break
+        }
     }
 
     /// Calls the handler of each ready source, prepared ones (the display) always. After an error
-    /// only prepared sources still run; then the first error is thrown. A source whose descriptor
-    /// is not open (POLLNVAL) is removed after its handler ran.
-    private func dispatch() throws {
-        var firstError: (any Error)?
+    /// only prepared sources still run; then the first error is thrown. After a failed wait they
+    /// run with no events (the display cancels its read) and the wait's error is thrown. A source
+    /// whose descriptor is not open (`.invalid`) is removed after its handler ran.
+    private func dispatch(after waitError: SystemError?) throws {
+        var firstError: (any Error)? = waitError
         for index in polled.indices {
             let source = polled[index]
             guard !source.isRemoved else { continue }
-            let occurred = Events(rawValue: pollSet[index].revents)
+            let occurred = waitError == nil ? source.occurred : []
             let always = source.prepare != nil
             guard !occurred.isEmpty || always, firstError == nil || always else { continue }
             do { try source.handler(occurred) } catch { firstError = firstError ?? error }

@@ -164,32 +164,40 @@ final class ValueOutputs {
     private func followExecChild() {
         let fd = exec?.pollDescriptor
         guard fd != execSource?.fd else { return }
-        if let execSource { loop.removeSource(execSource.token) }
-        execSource = nil
+        dropExecSource()
         if let fd {
             execSource = (fd, loop.addSource(fd: fd.rawValue, events: .readable) { [unowned self] _ in
+                // reap() closes the child's pidfd, and the next child's may get the same number:
+                // the loop must let go of it first (it watches the open file, not the number).
+                self.dropExecSource()
                 self.exec?.reap()
                 self.afterSinkActivity()
             })
         }
     }
 
+    private func dropExecSource() {
+        if let execSource { loop.removeSource(execSource.token) }
+        execSource = nil
+    }
+
     // MARK: Sinks that end
 
     private func resolveStdout(_ status: WriteStatus, exiting: Bool = false) {
         guard status.isFinal, stdout != nil else { return }
-        stdout = nil
-        formatter = nil
+        // The source goes before the sink, which closes its descriptor.
         if let stdoutSource { loop.removeSource(stdoutSource) }
         stdoutSource = nil
+        stdout = nil
+        formatter = nil
         sinkEnded(status, exiting: exiting, quietWhenReaderLeft: true)
     }
 
     private func resolveAudio(_ status: WriteStatus, exiting: Bool = false) {
         guard status.isFinal, audio != nil else { return }
-        audio = nil
         if let audioSource { loop.removeSource(audioSource) }
         audioSource = nil
+        audio = nil
         loop.cancelTimer(audioTimer)
         // stdout's reader leaving (`wlslider --audio-out - | head -c N`) is as quiet as with lines;
         // a file's or FIFO's reader leaving is worth a line.
@@ -201,9 +209,9 @@ final class ValueOutputs {
     private func resolveJack() {
         guard let message = jack?.handle() else { return }
         report(message)
-        jack = nil
         if let jackSource { loop.removeSource(jackSource) }
         jackSource = nil
+        jack = nil
         guard liveSinks == 0 else { return }
         lastSinkFailed = true
         onNoSinkLeft(.failure)

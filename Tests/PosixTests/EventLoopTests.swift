@@ -29,6 +29,43 @@ private final class Pipe {
     }
 }
 
+/// A connected pair of Unix stream sockets: `mine` is watched, `peer` sends and hangs up. Writable
+/// at once, readable once the peer sends.
+private final class SocketPair {
+    let mine: Int32
+    private(set) var peer: Int32
+    init() {
+        var fds: [Int32] = [0, 0]
+        precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        mine = fds[0]
+        peer = fds[1]
+    }
+    deinit {
+        close(mine)
+        if peer >= 0 { close(peer) }
+    }
+    func send(_ byte: UInt8) {
+        var value = byte
+        precondition(Glibc.write(peer, &value, 1) == 1)
+    }
+    func receive() -> UInt8 {
+        var value: UInt8 = 0
+        precondition(Glibc.read(mine, &value, 1) == 1)
+        return value
+    }
+    func hangUp() {
+        close(peer)
+        peer = -1
+    }
+}
+
+/// Milliseconds `body` took.
+private func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = MonotonicInstant.now()
+    try body()
+    return Double(MonotonicInstant.now().nanoseconds(since: start)) / 1e6
+}
+
 @Suite struct EventLoopTests {
     @Test func pollTimeoutRoundsUpAndBlocksWithoutDeadline() {
         let now = MonotonicInstant(nanoseconds: 1_000_000_000)
@@ -207,5 +244,233 @@ private final class Pipe {
         try loop.run()
         #expect(calls == 1)
         #expect(seen.contains(.error))
+    }
+
+    /// Sources on one descriptor share one registration; each hears only what it asked for, and
+    /// all of them hear the hang-up.
+    @Test func sourcesOnOneDescriptorEachGetWhatTheyAskedFor() throws {
+        let loop = EventLoop()
+        let socket = SocketPair()
+        var reads: [EventLoop.Events] = [], writes: [EventLoop.Events] = [], quiet: [EventLoop.Events] = []
+        let reader = loop.addSource(fd: socket.mine, events: .readable) { events in
+            reads.append(events)
+            if events == .readable { _ = socket.receive() }  // not at the hang-up: nothing to read
+        }
+        let writer = loop.addSource(fd: socket.mine, events: .writable) { writes.append($0) }
+        let listener = loop.addSource(fd: socket.mine, events: []) { quiet.append($0) }
+
+        try loop.runOnce()
+        #expect(reads == [] && writes == [.writable] && quiet == [], "writable, not readable yet")
+        socket.send(1)
+        try loop.runOnce()
+        #expect(reads == [.readable], "no .writable for the reader, which did not ask for it")
+        #expect(writes == [.writable, .writable] && quiet == [])
+
+        // The registration stays for the sources left.
+        loop.removeSource(writer)
+        socket.send(2)
+        try loop.runOnce()
+        #expect(reads == [.readable, .readable] && writes.count == 2)
+
+        socket.hangUp()
+        try loop.runOnce()
+        #expect(reads.last?.contains(.hangup) == true)
+        #expect(quiet.count == 1 && quiet[0].contains(.hangup) && !quiet[0].contains(.writable))
+        loop.removeSource(reader)
+        loop.removeSource(listener)
+    }
+
+    /// Events that change between waits take effect at the next one, both ways (the sinks ask for
+    /// `.writable` only while they have bytes waiting).
+    @Test func eventsChangeFromNothingToWritableAndBack() throws {
+        let loop = EventLoop()
+        let socket = SocketPair()
+        var calls: [EventLoop.Events] = []
+        let token = loop.addSource(fd: socket.mine, events: []) { calls.append($0) }
+        try loop.runOnce()
+        #expect(calls == [], "writable, but not asked")
+        loop.setEvents(.writable, for: token)
+        try loop.runOnce()
+        try loop.runOnce()
+        #expect(calls == [.writable, .writable], "level-triggered: reported again while it lasts")
+        loop.setEvents([], for: token)
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 30) }
+        #expect(calls.count == 2)
+        #expect(waited >= 25, "nothing asked: the wait ran its course")
+    }
+
+    /// A prepared source (the Wayland display) prepares before every wait and completes after it,
+    /// first and even with no events; it is told only what its prepare asked for, while another
+    /// source on its descriptor (libdecor's) hears what it asked for.
+    @Test func preparedSourceCompletesAfterEveryWaitFirst() throws {
+        let loop = EventLoop()
+        let socket = SocketPair()
+        var order: [String] = []
+        var asked: EventLoop.Events = []
+        var completed: [EventLoop.Events] = []
+        loop.addSource(fd: socket.mine, events: .readable) { events in
+            order.append("shared")
+            #expect(events == .readable)
+            _ = socket.receive()
+        }
+        loop.addSource(fd: socket.mine, prepare: {
+            order.append("prepare")
+            return asked
+        }, handler: { events in
+            order.append("complete")
+            completed.append(events)
+        })
+
+        try loop.runOnce()
+        #expect(order == ["prepare", "complete"] && completed == [[]], "completes with no events")
+        socket.send(1)
+        order = []
+        try loop.runOnce()
+        #expect(order == ["prepare", "complete", "shared"], "prepared first though added last")
+        #expect(completed.last == [], "readable, but its prepare did not ask")
+        asked = [.readable, .writable]
+        socket.send(2)
+        try loop.runOnce()
+        #expect(completed.last == [.readable, .writable])
+    }
+
+    /// A handler that removes the other source on its descriptor: that one is not called, and the
+    /// descriptor stays watched for the one left.
+    @Test func sourceRemovedDuringDispatchOnASharedDescriptorIsNotCalled() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        var first = 0
+        var second: EventLoop.SourceToken?
+        loop.addSource(fd: pipe.read, events: .readable) { _ in
+            first += 1
+            _ = pipe.receive()
+            if let token = second { loop.removeSource(token) }
+            second = nil
+        }
+        second = loop.addSource(fd: pipe.read, events: .readable) { _ in Issue.record("removed source ran") }
+        pipe.send(1)
+        try loop.runOnce()
+        pipe.send(2)
+        try loop.runOnce()
+        #expect(first == 2)
+    }
+
+    /// A source that leaves before its descriptor is replaced (the exec hook's pidfd): a new
+    /// source on the same number watches the new file.
+    @Test func aNumberReusedAfterItsSourceWentIsWatchedAnew() throws {
+        let loop = EventLoop()
+        let old = Pipe(), new = Pipe()
+        var heard: [UInt8] = []
+        var token: EventLoop.SourceToken?
+        token = loop.addSource(fd: old.read, events: .readable) { _ in
+            heard.append(old.receive())
+            loop.removeSource(token!)
+            // dup2 replaces the file behind the number at once (closing first could let a test
+            // running alongside take the number).
+            #expect(dup2(new.read, old.read) == old.read)
+            loop.addSource(fd: old.read, events: .readable) { _ in
+                heard.append(old.receive())
+                loop.stop()
+            }
+        }
+        old.send(1)
+        new.send(2)
+        try loop.run()
+        #expect(heard == [1, 2])
+    }
+
+    /// A number that is not open is reported `.invalid` at the next iteration to every source on
+    /// it, whatever they asked for, without waiting; they are removed, and the others go on.
+    @Test func badDescriptorIsReportedAtTheNextIterationWithoutWaiting() throws {
+        let loop = EventLoop()
+        let closed: Int32 = 60_001
+        #expect(fcntl(closed, F_GETFD) == -1)
+        let pipe = Pipe()
+        var reports: [EventLoop.Events] = []
+        loop.addSource(fd: closed, events: .readable) { reports.append($0) }
+        loop.addSource(fd: closed, events: []) { reports.append($0) }
+        var read = 0
+        loop.addSource(fd: pipe.read, events: .readable) { _ in
+            _ = pipe.receive()
+            read += 1
+        }
+        #expect(reports == [], "reported by the loop, not by addSource")
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 5_000) }
+        #expect(reports == [.invalid, .invalid])
+        #expect(waited < 2_500, "an invalid descriptor does not wait")
+        #expect(loop.sourceCount == 1)
+        pipe.send(1)
+        try loop.runOnce(maximumWaitMilliseconds: 5_000)
+        #expect(reports.count == 2, "removed")
+        #expect(read == 1)
+    }
+
+    /// Files epoll refuses (`/dev/null` here; regular files too) are ready at once for what is
+    /// asked, as poll reports them, and wake nothing when nothing is asked.
+    @Test func filesEpollCannotWatchAreAlwaysReady() throws {
+        let loop = EventLoop()
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC), output = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        #expect(input >= 0 && output >= 0)
+        defer { close(input); close(output) }
+        var inputEvents: [EventLoop.Events] = [], outputEvents: [EventLoop.Events] = []
+        let reader = loop.addSource(fd: input, events: .readable) { inputEvents.append($0) }
+        let writer = loop.addSource(fd: output, events: []) { outputEvents.append($0) }
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 5_000) }
+        #expect(inputEvents == [.readable] && outputEvents == [])
+        #expect(waited < 2_500)
+        loop.removeSource(reader)
+        loop.setEvents(.writable, for: writer)
+        try loop.runOnce(maximumWaitMilliseconds: 5_000)
+        #expect(outputEvents == [.writable])
+        loop.setEvents([], for: writer)
+        let idle = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 30) }
+        #expect(idle >= 25 && outputEvents.count == 1)
+    }
+
+    /// Against the rule, a descriptor replaced while its source watches it, the old file kept open
+    /// elsewhere: epoll keeps reporting the old file under the number; removing the source then
+    /// must not leave that registration behind to wake the loop again and again.
+    @Test func anOrphanedRegistrationDoesNotMakeTheLoopSpin() throws {
+        let loop = EventLoop()
+        let watched = Pipe(), replacement = Pipe()
+        let keptOpen = dup(watched.read)
+        defer { close(keptOpen) }
+        watched.send(1)  // readable, and never read: level-triggered, it stays so
+        var calls = 0
+        var replaced = false
+        var token: EventLoop.SourceToken?
+        token = loop.addSource(fd: watched.read, events: .readable) { _ in
+            calls += 1
+            if replaced { loop.removeSource(token!) }
+        }
+        try loop.runOnce()
+        #expect(calls == 1)
+        // dup2, not close: a test running alongside cannot take the number in between.
+        #expect(dup2(replacement.read, watched.read) == watched.read)
+        replaced = true
+        try loop.runOnce()
+        #expect(calls == 2, "the old file, still readable through another descriptor, is reported")
+        #expect(loop.sourceCount == 0)
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 50) }
+        #expect(waited >= 40, "the orphaned registration went with the old epoll set")
+        #expect(calls == 2)
+    }
+
+    /// Against the rule, a descriptor replaced while watched with nothing else holding the old file:
+    /// epoll forgets it silently; the next change of its events finds out and reports `.invalid`.
+    @Test func aDescriptorReplacedWhileWatchedIsInvalidOnceItsEventsChange() throws {
+        let loop = EventLoop()
+        let watched = Pipe(), replacement = Pipe()
+        var reports: [EventLoop.Events] = []
+        let token = loop.addSource(fd: watched.read, events: .readable) { reports.append($0) }
+        try loop.runOnce()
+        #expect(dup2(replacement.read, watched.read) == watched.read)
+        replacement.send(1)
+        try loop.runOnce(maximumWaitMilliseconds: 20)
+        #expect(reports == [], "the new file behind the number is not watched")
+        loop.setEvents([], for: token)
+        try loop.runOnce(maximumWaitMilliseconds: 5_000)
+        #expect(reports == [.invalid])
+        #expect(loop.sourceCount == 0)
     }
 }

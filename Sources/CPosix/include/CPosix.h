@@ -24,6 +24,22 @@ int cposix_signalfd_block(const int *signals, int count);
 int cposix_signalfd_read(int fd);
 
 
+/* epoll, in poll(2) bits (POLLIN, POLLOUT; POLLERR and POLLHUP come back whatever was asked),
+ * level-triggered, each registration with its descriptor number as its data: <sys/epoll.h> is not
+ * in Swift's Glibc module, and struct epoll_event is packed on x86_64, so Swift never sees it. */
+/* epoll_create1(EPOLL_CLOEXEC). */
+int cposix_epoll_create(void);
+/* epoll_ctl(EPOLL_CTL_ADD / EPOLL_CTL_MOD / EPOLL_CTL_DEL). */
+int cposix_epoll_add(int epfd, int fd, short events);
+int cposix_epoll_modify(int epfd, int fd, short events);
+int cposix_epoll_remove(int epfd, int fd);
+/* The bytes of one struct epoll_event, to size the buffer cposix_epoll_wait fills. */
+size_t cposix_epoll_event_size(void);
+/* epoll_wait(2) into `events`, room for `capacity` of them: how many are ready. */
+int cposix_epoll_wait(int epfd, void *events, int capacity, int timeout);
+/* Ready event `index` of that buffer: its poll(2) bits, and its descriptor in `*fd`. */
+short cposix_epoll_ready(const void *events, int index, int *fd);
+
 /* pidfd_open(2) (Linux 5.3): a descriptor that becomes readable when `pid` exits. */
 int cposix_pidfd_open(pid_t pid);
 
