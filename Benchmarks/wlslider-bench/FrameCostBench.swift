@@ -28,6 +28,7 @@ private let frameCostHelp = """
       --reference COMMAND   Another client (default weston-simple-shm; "" for none).
       --counter PATH        The allocation counter (alloc-counter.so) for LD_PRELOAD.
       --runs N              Runs per client for CPU (default 3).
+      --compare PATH        Another wlslider binary measured alongside (A/B of two builds).
       --window S            Seconds of animation measured per run (default 1.8; wlslider's glide
                             lasts the window and 1.2 s more).
       --check-own-allocations  Exit 1 unless wlslider's own code allocates nothing per frame.
@@ -40,6 +41,7 @@ private struct FrameCostOptions {
     var counter: String?
     var runs = 3
     var windowSeconds = 1.8
+    var compare: String?
     var checkOwnAllocations = false
 }
 
@@ -67,6 +69,7 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
         case "--floor": options.floor = value
         case "--reference": options.reference = value
         case "--counter": options.counter = value
+        case "--compare": options.compare = value
         case "--runs":
             guard let n = Int(value), n > 0, n < 100 else { return usageError("--runs wants 1 to 99, got '\(value)'", help: frameCostHelp) }
             options.runs = n
@@ -105,6 +108,10 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
 private struct FrameResults: Sendable {
     var clients: [String: (cpu: Double, wakeups: Double, allocations: FrameWindow?)] = [:]
     var ratio = Double.nan
+    /// The same for wlslider with its value lines going to /dev/null.
+    var ratioWithoutReader = Double.nan
+    /// The same for the binary of --compare.
+    var ratioCompared = Double.nan
 }
 
 private func report(_ results: FrameResults, _ options: FrameCostOptions) {
@@ -115,6 +122,12 @@ private func report(_ results: FrameResults, _ options: FrameCostOptions) {
              "\(fixed(slider?.cpu ?? .nan, 1)) µs = \(fixed(ratio, 2))× floor",
              "\(fixed(floor?.cpu ?? .nan, 1)) µs | \(fixed(reference?.cpu ?? .nan, 1)) µs",
              target: "≤ 1.5× floor", verdict: verdict(ratio <= 1.5))
+    let quiet = results.clients["wlslider-null"]
+    printRow("  the same, value lines to /dev/null instead of a pipe",
+             "\(fixed(quiet?.cpu ?? .nan, 1)) µs = \(fixed(results.ratioWithoutReader, 2))× floor")
+    if let compared = results.clients["wlslider-compare"], let path = options.compare {
+        printRow("  compared: \(path)", "\(fixed(compared.cpu, 1)) µs = \(fixed(results.ratioCompared, 2))× floor")
+    }
     printRow("  wake-ups per frame (voluntary context switches)", fixed(slider?.wakeups ?? .nan, 2),
              "\(fixed(floor?.wakeups ?? .nan, 2)) | \(fixed(reference?.wakeups ?? .nan, 2))")
     if let window = slider?.allocations, let counts = window.allocations, let floorCounts = floor?.allocations?.allocations {
@@ -127,8 +140,12 @@ private func report(_ results: FrameResults, _ options: FrameCostOptions) {
 }
 
 private func measureAll(_ options: FrameCostOptions) async throws -> FrameResults {
-    var clients: [(String, [String])] = [("wlslider", [options.wlslider]), ("floor", [options.floor])]
+    // wlslider twice: its value lines read through a pipe (by the compositor's thread, as a
+    // consumer would read them: each line wakes the reader) and written to /dev/null (no reader).
+    var clients: [(String, [String])] = [("wlslider", [options.wlslider]), ("floor", [options.floor]),
+                                         ("wlslider-null", ["/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/null", options.wlslider])]
     if !options.reference.isEmpty { clients.append(("reference", [options.reference])) }
+    if let compare = options.compare { clients.append(("wlslider-compare", [compare])) }
     var cpu: [String: [Double]] = [:], wakeups: [String: [Double]] = [:]
     for _ in 0..<options.runs {
         for (name, command) in clients {
@@ -140,10 +157,16 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
     var results = FrameResults()
     for (name, command) in clients {
         var allocations: FrameWindow?
-        if let counter = options.counter { allocations = try await measure(name: name, command: command, counter: counter, seconds: options.windowSeconds) }
+        if let counter = options.counter, name == "wlslider" || name == "floor" {
+            allocations = try await measure(name: name, command: command, counter: counter, seconds: options.windowSeconds)
+        }
         results.clients[name] = (median(cpu[name] ?? [.nan]), median(wakeups[name] ?? [.nan]), allocations)
     }
     results.ratio = median(zip(cpu["wlslider"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
+    results.ratioWithoutReader = median(zip(cpu["wlslider-null"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
+    if options.compare != nil {
+        results.ratioCompared = median(zip(cpu["wlslider-compare"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
+    }
     return results
 }
 
@@ -162,7 +185,7 @@ private func measure(name: String, command: [String], counter: String?, seconds:
         countsPath = path
     }
     defer { if let countsPath { unlink(countsPath) } }
-    let isSlider = name == "wlslider"
+    let isSlider = name.hasPrefix("wlslider")
     let arguments = isSlider ? Array(command.dropFirst()) + ["--value", "0", "--jump-duration", "\(seconds + 1.2)", "--curve", "linear"] : Array(command.dropFirst())
     let process = try compositor.launch(command[0], arguments: arguments, environment: environment, standardInput: isSlider)
     guard let pid = compositor.state.processes[process]?.pid else { throw BenchError("\(name) did not start") }

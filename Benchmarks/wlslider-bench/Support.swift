@@ -30,6 +30,7 @@ func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
 
 /// The median of a non-empty list.
 func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
     let sorted = values.sorted()
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
