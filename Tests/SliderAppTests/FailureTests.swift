@@ -317,11 +317,9 @@ struct FailureTests {
     func nothingToRunAbandonsTheConnect(arguments: [String], status: Int32, output: String) async throws {
         let mute = try MuteSocket()
         let run = try WlsliderProcess(arguments, environment: mute.environment.merging(["WLSLIDER_CONNECT_TIMEOUT_MS": "600000"]) { $1 })
-        let started = ContinuousClock.now
+        // The connect timeout is 600 s here: anything waiting for the compositor would outlast
+        // the wait for the exit (30 s).
         #expect(try await run.waitForExit() == status)
-        let elapsed = ContinuousClock.now - started
-        // The connect timeout is 600 s here: anything waiting for the compositor would show.
-        #expect(elapsed < .seconds(30), "took \(elapsed)")
         #expect(output.isEmpty ? run.stdoutText.isEmpty : run.stdoutText.contains(output), "\(run.stdoutText.prefix(200))")
         if status == 64 {
             #expect(run.stderrText.hasPrefix("Error: ") && !run.stderrText.contains("compositor"), "\(run.stderrText)")

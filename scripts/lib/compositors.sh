@@ -42,9 +42,13 @@ start_weston() { # name [width height]
   local name=$1 w=${2:-800} h=${3:-600}
   _wls_runtime_dir
   WLS_LOG="$XDG_RUNTIME_DIR/weston.log"
+  # No panel: desktop-shell places each window at a random spot, and one that lands against the
+  # panel's dark bar is hard to tell from it in a screenshot; nor does a panel clock redraw
+  # during a benchmark.
+  printf '[shell]\npanel-position=none\n' >"$XDG_RUNTIME_DIR/weston.ini"
   # --idle-time=0: weston stops sending frame callbacks once its idle timer fires (300 s).
-  weston --debug --backend=headless-backend.so --use-pixman --socket="$name" --idle-time=0 \
-         --width="$w" --height="$h" >"$WLS_LOG" 2>&1 &
+  weston --config="$XDG_RUNTIME_DIR/weston.ini" --debug --backend=headless-backend.so --use-pixman \
+         --socket="$name" --idle-time=0 --width="$w" --height="$h" >"$WLS_LOG" 2>&1 &
   WLS_PIDS+=($!)
   WLS_LOGS+=("$WLS_LOG:weston-$name.log")
   WLS_KIND=weston
