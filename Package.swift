@@ -43,11 +43,12 @@ let package = Package(
         // loader does not map them at every start. libxkbcommon at the first key, libwayland-cursor
         // for a pointer where the compositor offers no cursor-shape-v1 (both include the library's
         // header for its types: libxkbcommon-dev, libwayland-dev), libdecor only where it decorates.
-        .target(name: "CXKBCommon"),
-        .target(name: "CWaylandCursor"),
-        .target(name: "CLibdecor"),
+        .target(name: "CLoadLibrary"),
+        .target(name: "CXKBCommon", dependencies: ["CLoadLibrary"]),
+        .target(name: "CWaylandCursor", dependencies: ["CLoadLibrary"]),
+        .target(name: "CLibdecor", dependencies: ["CLoadLibrary"]),
         // libjack, loaded at run time by --jack / --midi-cc (dlopen; no link-time dependency).
-        .target(name: "CJack"),
+        .target(name: "CJack", dependencies: ["CLoadLibrary"]),
 
         // The system layer, below both WaylandClient and SliderOutput.
         .target(name: "CPosix"),

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "CJack.h"
 
+#include "CLoadLibrary.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -79,12 +80,7 @@ bool cjack_load(const char *library, char *reason, size_t reason_size)
 {
     if (api.handle)
         return true;
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(reason, reason_size, "%s", dlerror());
-        return false;
-    }
-    struct { const char *name; void **slot; } symbols[] = {
+    const struct wlslider_library_symbol symbols[] = {
         { "jack_client_open", (void **)&api.client_open },
         { "jack_client_close", (void **)&api.client_close },
         { "jack_get_client_name", (void **)&api.get_client_name },
@@ -111,15 +107,9 @@ bool cjack_load(const char *library, char *reason, size_t reason_size)
         { "jack_set_error_function", (void **)&api.set_error_function },
         { "jack_set_info_function", (void **)&api.set_info_function },
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(handle, symbols[i].name);
-        if (!*symbols[i].slot) {
-            snprintf(reason, reason_size, "%s has no %s", library, symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(handle);
-            return false;
-        }
-    }
+    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
+    if (!handle)
+        return false;
     api.signal_type = (const char **)dlsym(handle, "JACK_METADATA_SIGNAL_TYPE");
     api.handle = handle;
     /* jack2 prints "Cannot connect to server socket …" and more on its own: wlslider says it in

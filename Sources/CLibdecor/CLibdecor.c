@@ -1,6 +1,7 @@
 /* See include/CLibdecor.h. */
 #include "CLibdecor.h"
 
+#include "CLoadLibrary.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,14 +49,9 @@ bool wlslider_libdecor_load(const char *library, char *reason, size_t reason_siz
 {
     if (api.handle)
         return true;
-    /* RTLD_LOCAL: libdecor's symbols (and its plugin's cairo, pango, glib) stay out of the global
-     * namespace. */
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(reason, reason_size, "%s", dlerror());
-        return false;
-    }
-    struct { const char *name; void **slot; } symbols[] = {
+    /* Loaded locally: libdecor's symbols (and its plugin's cairo, pango, glib) stay out of the
+     * global namespace. */
+    const struct wlslider_library_symbol symbols[] = {
         { "libdecor_new", (void **)&api.new_context },
         { "libdecor_unref", (void **)&api.unref },
         { "libdecor_get_fd", (void **)&api.get_fd },
@@ -70,15 +66,9 @@ bool wlslider_libdecor_load(const char *library, char *reason, size_t reason_siz
         { "libdecor_state_free", (void **)&api.state_free },
         { "libdecor_configuration_get_content_size", (void **)&api.configuration_get_content_size },
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(handle, symbols[i].name);
-        if (!*symbols[i].slot) {
-            snprintf(reason, reason_size, "%s has no %s", library, symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(handle);
-            return false;
-        }
-    }
+    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
+    if (!handle)
+        return false;
     api.handle = handle;
     return true;
 }

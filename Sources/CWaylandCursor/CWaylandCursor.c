@@ -1,6 +1,7 @@
 /* See include/CWaylandCursor.h. */
 #include "CWaylandCursor.h"
 
+#include "CLoadLibrary.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,28 +19,16 @@ bool wlslider_wayland_cursor_load(const char *library, char *reason, size_t reas
 {
     if (api.handle)
         return true;
-    /* RTLD_LOCAL: its symbols stay out of the global namespace; its own dependency,
-     * libwayland-client, is the copy wlslider links already. */
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(reason, reason_size, "%s", dlerror());
-        return false;
-    }
-    struct { const char *name; void **slot; } symbols[] = {
+    /* Its own dependency, libwayland-client, is the copy wlslider links already. */
+    const struct wlslider_library_symbol symbols[] = {
         { "wl_cursor_theme_load", (void **)&api.theme_load },
         { "wl_cursor_theme_destroy", (void **)&api.theme_destroy },
         { "wl_cursor_theme_get_cursor", (void **)&api.theme_get_cursor },
         { "wl_cursor_image_get_buffer", (void **)&api.image_get_buffer },
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(handle, symbols[i].name);
-        if (!*symbols[i].slot) {
-            snprintf(reason, reason_size, "%s has no %s", library, symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(handle);
-            return false;
-        }
-    }
+    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
+    if (!handle)
+        return false;
     api.handle = handle;
     return true;
 }

@@ -1,6 +1,7 @@
 /* See include/CXKBCommon.h. */
 #include "CXKBCommon.h"
 
+#include "CLoadLibrary.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +31,7 @@ bool wlslider_xkb_load(const char *library, char *reason, size_t reason_size)
 {
     if (api.handle)
         return true;
-    /* RTLD_LOCAL: xkbcommon's symbols stay out of the global namespace, where a library loaded
-     * later could bind to them by accident. */
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(reason, reason_size, "%s", dlerror());
-        return false;
-    }
-    struct { const char *name; void **slot; } symbols[] = {
+    const struct wlslider_library_symbol symbols[] = {
         { "xkb_context_new", (void **)&api.context_new },
         { "xkb_context_set_log_fn", (void **)&api.context_set_log_fn },
         { "xkb_context_unref", (void **)&api.context_unref },
@@ -51,15 +45,9 @@ bool wlslider_xkb_load(const char *library, char *reason, size_t reason_size)
         { "xkb_state_mod_name_is_active", (void **)&api.state_mod_name_is_active },
         { "xkb_keysym_get_name", (void **)&api.keysym_get_name },
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(handle, symbols[i].name);
-        if (!*symbols[i].slot) {
-            snprintf(reason, reason_size, "%s has no %s", library, symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(handle);
-            return false;
-        }
-    }
+    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
+    if (!handle)
+        return false;
     api.handle = handle;
     return true;
 }
