@@ -107,11 +107,9 @@ bool cjack_load(const char *library, char *reason, size_t reason_size)
         { "jack_set_error_function", (void **)&api.set_error_function },
         { "jack_set_info_function", (void **)&api.set_info_function },
     };
-    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
-    if (!handle)
+    if (!wlslider_load_library(&api.handle, library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size))
         return false;
-    api.signal_type = (const char **)dlsym(handle, "JACK_METADATA_SIGNAL_TYPE");
-    api.handle = handle;
+    api.signal_type = (const char **)dlsym(api.handle, "JACK_METADATA_SIGNAL_TYPE");
     /* jack2 prints "Cannot connect to server socket …" and more on its own: wlslider says it in
      * one line instead. */
     api.set_error_function(silent);

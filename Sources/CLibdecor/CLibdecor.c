@@ -2,10 +2,7 @@
 #include "CLibdecor.h"
 
 #include "CLoadLibrary.h"
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 /* libdecor's struct libdecor_interface: an error callback, then ten reserved slots. */
 struct libdecor_interface_abi {
@@ -47,8 +44,6 @@ static struct libdecor_interface_abi context_interface = { .error = forward_erro
 
 bool wlslider_libdecor_load(const char *library, char *reason, size_t reason_size)
 {
-    if (api.handle)
-        return true;
     /* Loaded locally: libdecor's symbols (and its plugin's cairo, pango, glib) stay out of the
      * global namespace. */
     const struct wlslider_library_symbol symbols[] = {
@@ -66,19 +61,12 @@ bool wlslider_libdecor_load(const char *library, char *reason, size_t reason_siz
         { "libdecor_state_free", (void **)&api.state_free },
         { "libdecor_configuration_get_content_size", (void **)&api.configuration_get_content_size },
     };
-    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
-    if (!handle)
-        return false;
-    api.handle = handle;
-    return true;
+    return wlslider_load_library(&api.handle, library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
 }
 
 static void require_loaded(void)
 {
-    if (!api.handle) {
-        fputs("wlslider: libdecor called before wlslider_libdecor_load succeeded\n", stderr);
-        abort();
-    }
+    wlslider_require_library(api.handle, "libdecor");
 }
 
 struct libdecor *wlslider_libdecor_new(struct wl_display *display, wlslider_libdecor_error_handler on_error, void *data)

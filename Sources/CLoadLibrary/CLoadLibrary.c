@@ -3,24 +3,36 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-void *wlslider_load_library(const char *library, const struct wlslider_library_symbol *symbols, size_t count,
-                            char *reason, size_t reason_size)
+bool wlslider_load_library(void **handle, const char *library, const struct wlslider_library_symbol *symbols,
+                           size_t count, char *reason, size_t reason_size)
 {
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
+    if (*handle)
+        return true;
+    void *opened = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (!opened) {
         snprintf(reason, reason_size, "%s", dlerror());
-        return NULL;
+        return false;
     }
     for (size_t i = 0; i < count; i++) {
-        *symbols[i].slot = dlsym(handle, symbols[i].name);
+        *symbols[i].slot = dlsym(opened, symbols[i].name);
         if (!*symbols[i].slot) {
             snprintf(reason, reason_size, "%s has no %s", library, symbols[i].name);
             for (size_t j = 0; j < count; j++)
                 *symbols[j].slot = NULL;
-            dlclose(handle);
-            return NULL;
+            dlclose(opened);
+            return false;
         }
     }
-    return handle;
+    *handle = opened;
+    return true;
+}
+
+void wlslider_require_library(const void *handle, const char *library)
+{
+    if (!handle) {
+        fprintf(stderr, "wlslider: %s called before it was loaded\n", library);
+        abort();
+    }
 }

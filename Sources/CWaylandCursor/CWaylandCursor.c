@@ -2,10 +2,7 @@
 #include "CWaylandCursor.h"
 
 #include "CLoadLibrary.h"
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 static struct {
     void *handle;
@@ -17,8 +14,6 @@ static struct {
 
 bool wlslider_wayland_cursor_load(const char *library, char *reason, size_t reason_size)
 {
-    if (api.handle)
-        return true;
     /* Its own dependency, libwayland-client, is the copy wlslider links already. */
     const struct wlslider_library_symbol symbols[] = {
         { "wl_cursor_theme_load", (void **)&api.theme_load },
@@ -26,19 +21,12 @@ bool wlslider_wayland_cursor_load(const char *library, char *reason, size_t reas
         { "wl_cursor_theme_get_cursor", (void **)&api.theme_get_cursor },
         { "wl_cursor_image_get_buffer", (void **)&api.image_get_buffer },
     };
-    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
-    if (!handle)
-        return false;
-    api.handle = handle;
-    return true;
+    return wlslider_load_library(&api.handle, library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
 }
 
 static void require_loaded(void)
 {
-    if (!api.handle) {
-        fputs("wlslider: libwayland-cursor called before wlslider_wayland_cursor_load succeeded\n", stderr);
-        abort();
-    }
+    wlslider_require_library(api.handle, "libwayland-cursor");
 }
 
 struct wl_cursor_theme *wlslider_wl_cursor_theme_load(const char *name, int size, struct wl_shm *shm)

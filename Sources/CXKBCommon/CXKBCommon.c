@@ -2,10 +2,7 @@
 #include "CXKBCommon.h"
 
 #include "CLoadLibrary.h"
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 typedef void (*log_fn_t)(struct xkb_context *, enum xkb_log_level, const char *, va_list);
 
@@ -29,8 +26,6 @@ static struct {
 
 bool wlslider_xkb_load(const char *library, char *reason, size_t reason_size)
 {
-    if (api.handle)
-        return true;
     const struct wlslider_library_symbol symbols[] = {
         { "xkb_context_new", (void **)&api.context_new },
         { "xkb_context_set_log_fn", (void **)&api.context_set_log_fn },
@@ -45,19 +40,12 @@ bool wlslider_xkb_load(const char *library, char *reason, size_t reason_size)
         { "xkb_state_mod_name_is_active", (void **)&api.state_mod_name_is_active },
         { "xkb_keysym_get_name", (void **)&api.keysym_get_name },
     };
-    void *handle = wlslider_load_library(library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
-    if (!handle)
-        return false;
-    api.handle = handle;
-    return true;
+    return wlslider_load_library(&api.handle, library, symbols, sizeof symbols / sizeof symbols[0], reason, reason_size);
 }
 
 static void require_loaded(void)
 {
-    if (!api.handle) {
-        fputs("wlslider: xkbcommon called before wlslider_xkb_load succeeded\n", stderr);
-        abort();
-    }
+    wlslider_require_library(api.handle, "xkbcommon");
 }
 
 struct xkb_context *wlslider_xkb_context_new(enum xkb_context_flags flags)

@@ -248,12 +248,12 @@ public final class SliderSurface {
 
     // MARK: Buffers
 
-    /// A free buffer of `size` (reused or new), or nil when all buffers are busy.
     /// Forgets the buffer with `id` (destroying it once nothing else holds it).
     private func dropBuffer(_ id: Int) {
         buffers.removeAll { $0.id == id }
     }
 
+    /// A free buffer of `size` (reused or new), or nil when all buffers are busy.
     private func acquireBuffer(_ size: PixelSize) throws(WaylandError) -> ShmBuffer? {
         let (choice, dropped) = bufferSet.acquire(size: size)
         for id in dropped { dropBuffer(id) }
