@@ -219,10 +219,11 @@ func runQuietly(_ arguments: [String]) -> Int32? {
 }
 
 /// The whole content of a (small) text file, nil when it cannot be read.
-func readTextFile(_ path: String) -> String? {
+func readTextFile(_ path: String, from offset: Int = 0) -> String? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    guard offset == 0 || lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { return nil }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -231,6 +232,12 @@ func readTextFile(_ path: String) -> String? {
         guard n > 0 else { return n == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
         bytes += chunk[0..<n]
     }
+}
+
+/// The size of the file at `path` in bytes, nil when it cannot be read.
+func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
 }
 
 func monotonicSeconds() -> Double {

@@ -129,8 +129,9 @@ private func startupRun(_ command: [String], serverLog: String?) throws(BenchErr
     defer { unlink(clientLog) }
     let logged: (path: String, skip: Int, find: (Substring, UInt32) -> (firstRequest: UInt32, firstCommit: UInt32)?)
     if let serverLog {
-        // Only what the compositor logs from here on; its earlier clients are long settled.
-        logged = (serverLog, (readTextFile(serverLog) ?? "").utf8.count, DebugLog.firstFrame(inServerLog:after:))
+        // Only what the compositor logs from here on (read from there: the log grows all session
+        // long, and reading it whole every half millisecond would take the measured client's CPU).
+        logged = (serverLog, fileSize(serverLog) ?? 0, DebugLog.firstFrame(inServerLog:after:))
     } else {
         logged = (clientLog, 0, { log, _ in DebugLog.firstFrame(in: String(log)) })
     }
@@ -141,7 +142,7 @@ private func startupRun(_ command: [String], serverLog: String?) throws(BenchErr
     let deadline = monotonicSeconds() + 10
     var found: (firstRequest: UInt32, firstCommit: UInt32)?
     while found == nil {
-        found = readTextFile(logged.path).flatMap { logged.find(Substring($0.utf8.dropFirst(logged.skip)), spawn) }
+        found = readTextFile(logged.path, from: logged.skip).flatMap { logged.find(Substring($0), spawn) }
         if found == nil {
             guard monotonicSeconds() < deadline else {
                 throw BenchError("\(command[0]): no committed frame within 10 s (log: \(readTextFile(logged.path)?.suffix(300) ?? ""))")
