@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +73,17 @@ size_t cposix_epoll_event_size(void) { return sizeof(struct epoll_event); }
 
 int cposix_epoll_wait(int epfd, void *events, int capacity, int timeout) {
     return epoll_wait(epfd, events, capacity, timeout);
+}
+
+int cposix_timerfd_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int cposix_timerfd_arm(int fd, uint64_t deadline) {
+    struct itimerspec spec = {
+        .it_value = { .tv_sec = (time_t)(deadline / 1000000000u), .tv_nsec = (long)(deadline % 1000000000u) },
+    };
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
 short cposix_epoll_ready(const void *events, int index, int *fd) {

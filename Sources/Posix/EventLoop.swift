@@ -134,8 +134,11 @@ public final class EventLoop {
     /// The clock timers are set and fired on.
     public let clock: any MonotonicClock
     private var sources: [Source] = []
-    /// The watched descriptors, by number.
-    private var watches: [Int32: Watch] = [:]
+    /// The watched descriptors (a handful: a short list searched by number beats hashing).
+    private var watches: [Watch] = []
+    /// Whether the epoll set may differ from what the sources wait for: a source came, went or
+    /// changed its events. Until then a wait makes no other system call.
+    private var registrationsChanged = true
     /// Created at the first wait (creating it can fail, and `init` does not throw); replaced when
     /// it may hold a registration the loop cannot remove (see `release`).
     private var epoll: Epoll?
@@ -143,8 +146,6 @@ public final class EventLoop {
     /// The scheduled timers, in no order.
     private var timers: [Timer] = []
     private var timerSequence = 0
-    /// Reused between iterations: the sources of this iteration's wait.
-    private var polled: [Source] = []
     private var nextID = 0
     private var stopRequested = false
     private var isRunning = false
@@ -154,7 +155,6 @@ public final class EventLoop {
         self.clock = clock
         timers.reserveCapacity(8)
         watches.reserveCapacity(8)
-        polled.reserveCapacity(8)
     }
 
     /// The loop clock's current instant.
@@ -188,7 +188,10 @@ public final class EventLoop {
 
     /// Changes the events a source waits for (from the next wait on).
     public func setEvents(_ events: Events, for token: SourceToken) {
-        for source in sources where source.token == token { source.events = events }
+        for source in sources where source.token == token && source.events != events {
+            source.events = events
+            registrationsChanged = true
+        }
     }
 
     /// Stops watching a source; its handler is not called again (even later in this iteration).
@@ -196,6 +199,7 @@ public final class EventLoop {
         guard let index = sources.firstIndex(where: { $0.token == token }) else { return }
         let source = sources.remove(at: index)
         source.isRemoved = true
+        registrationsChanged = true
         release(source.watch)
         // A signalfd closes only now: after it left the epoll set.
         source.owned = nil
@@ -306,6 +310,7 @@ public final class EventLoop {
         let token = SourceToken(id: nextID)
         let source = Source(token: token, watch: watch(fd), events: events, prepare: prepare, handler: handler, owned: owned)
         source.watch.sourceCount += 1
+        registrationsChanged = true
         // Prepared sources (the display) first: their read must complete before any other handler.
         if prepare != nil {
             sources.insert(source, at: 0)
@@ -317,9 +322,9 @@ public final class EventLoop {
 
     /// The watch of `fd`, shared with the sources already on it.
     private func watch(_ fd: Int32) -> Watch {
-        guard let watch = watches[fd] else {
+        guard let watch = watches.first(where: { $0.fd == fd }) else {
             let watch = Watch(fd: fd)
-            watches[fd] = watch
+            watches.append(watch)
             return watch
         }
         // Found not open at the last wait, it may be open by now (poll looks at every wait): retry.
@@ -331,7 +336,7 @@ public final class EventLoop {
     private func release(_ watch: Watch) {
         watch.sourceCount -= 1
         guard watch.sourceCount == 0 else { return }
-        watches[watch.fd] = nil
+        if let index = watches.firstIndex(where: { $0 === watch }) { watches.remove(at: index) }
         guard case .waiting = watch.registration, let epoll else { return }
         do {
             try epoll.remove(watch.fd)
@@ -344,24 +349,26 @@ public final class EventLoop {
 
     private func iterate(maximumWaitMilliseconds: Int32?) throws {
         try prepareSources()
-        var timeout = EventLoop.pollTimeout(now: clock.now(), deadline: earliestDeadline())
-        if let maximumWaitMilliseconds, timeout < 0 || timeout > maximumWaitMilliseconds {
-            timeout = maximumWaitMilliseconds
-        }
+        // The sources of this wait, whatever the handlers add or remove meanwhile.
+        let polled = sources
         var waitError: SystemError?
-        do { try waitForEvents(timeout: timeout) } catch { waitError = error }
+        do { try waitForEvents(maximumWaitMilliseconds: maximumWaitMilliseconds) } catch { waitError = error }
         let scheduledBefore = timerSequence
-        try dispatch(after: waitError)
+        try dispatch(polled, after: waitError)
         try fireDueTimers(scheduledUpTo: scheduledBefore)
     }
 
     /// Runs the prepared sources' `prepare` and notes what each source waits for this time.
     private func prepareSources() throws {
-        polled.removeAll(keepingCapacity: true)
         for source in sources {
-            if let prepare = source.prepare { source.events = try prepare() }
+            if let prepare = source.prepare {
+                let events = try prepare()
+                if events != source.events {
+                    source.events = events
+                    registrationsChanged = true
+                }
+            }
             source.waitedFor = source.events
-            polled.append(source)
         }
     }
 
@@ -373,10 +380,21 @@ public final class EventLoop {
         return earliest
     }
 
-    /// Waits until a descriptor is ready or `timeout` passes (at once when one is ready without
-    /// waiting) and notes what occurred on each.
-    private func waitForEvents(timeout: Int32) throws(SystemError) {
+    /// Waits until a descriptor is ready, the earliest timer is due or `maximumWaitMilliseconds`
+    /// pass (at once when a descriptor is ready without waiting) and notes what occurred on each.
+    /// On the system clock, the epoll set's deadline timer ends the wait at the timer; on another
+    /// clock (a test's), a timeout until it does.
+    private func waitForEvents(maximumWaitMilliseconds: Int32?) throws(SystemError) {
         let (epoll, readyNow) = try updateRegistrations()
+        var timeout: Int32 = -1
+        if epoll.wakesAtDeadlines {
+            do { try epoll.wake(at: earliestDeadline()) } catch { throw error.error("timerfd_settime") }
+        } else {
+            timeout = EventLoop.pollTimeout(now: clock.now(), deadline: earliestDeadline())
+        }
+        if let maximumWaitMilliseconds, timeout < 0 || timeout > maximumWaitMilliseconds {
+            timeout = maximumWaitMilliseconds
+        }
         let count: Int
         do {
             count = try epoll.wait(timeoutMilliseconds: readyNow ? 0 : timeout)
@@ -385,8 +403,9 @@ public final class EventLoop {
         }
         for index in 0..<count {
             let (fd, events) = epoll.event(at: index)
-            guard let watch = watches[fd], case .waiting = watch.registration else { continue }
-            watch.occurred = events
+            for watch in watches where watch.fd == fd {
+                if case .waiting = watch.registration { watch.occurred = events }
+            }
         }
     }
 
@@ -395,12 +414,15 @@ public final class EventLoop {
     /// whether any descriptor reports something without waiting.
     private func updateRegistrations() throws(SystemError) -> (Epoll, readyNow: Bool) {
         let epoll = try currentEpoll()
-        epoll.reserve(watches.count)
-        for watch in watches.values { watch.wanted = [] }
-        for source in sources { source.watch.wanted.formUnion(source.events.intersection([.readable, .writable])) }
+        if registrationsChanged {
+            epoll.reserve(watches.count)
+            for watch in watches { watch.wanted = [] }
+            for source in sources { source.watch.wanted.formUnion(source.events.intersection([.readable, .writable])) }
+            for watch in watches { try register(watch, in: epoll) }
+            registrationsChanged = false
+        }
         var readyNow = false
-        for watch in watches.values {
-            try register(watch, in: epoll)
+        for watch in watches {
             watch.occurred = watch.readyWithoutWaiting
             readyNow = readyNow || !watch.occurred.isEmpty
         }
@@ -413,13 +435,15 @@ public final class EventLoop {
         if epollIsStale {
             epoll = nil
             epollIsStale = false
-            for watch in watches.values where watch.registration != .alwaysReady && watch.registration != .invalid {
+            for watch in watches where watch.registration != .alwaysReady && watch.registration != .invalid {
                 watch.registration = .none
             }
+            registrationsChanged = true
         }
         if let epoll { return epoll }
         do {
-            let created = try Epoll(capacity: Swift.max(watches.count, 8))
+            // The deadline timer follows CLOCK_MONOTONIC, which only the system clock reads.
+            let created = try Epoll(capacity: Swift.max(watches.count, 8), deadlines: clock is SystemClock)
             epoll = created
             return created
         } catch {
@@ -461,7 +485,7 @@ public final class EventLoop {
     /// only prepared sources still run; then the first error is thrown. After a failed wait they
     /// run with no events (the display cancels its read) and the wait's error is thrown. A source
     /// whose descriptor is not open (`.invalid`) is removed after its handler ran.
-    private func dispatch(after waitError: SystemError?) throws {
+    private func dispatch(_ polled: [Source], after waitError: SystemError?) throws {
         var firstError: (any Error)? = waitError
         for index in polled.indices {
             let source = polled[index]
@@ -472,7 +496,6 @@ public final class EventLoop {
             do { try source.handler(occurred) } catch { firstError = firstError ?? error }
             if occurred.contains(.invalid) && !source.isRemoved { removeSource(source.token) }
         }
-        polled.removeAll(keepingCapacity: true)
         if let firstError { throw firstError }
     }
 

@@ -128,6 +128,78 @@ private func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         #expect(elapsed < 10_000_000_000, "returns once the timer fires, not never")
     }
 
+    // On the system clock the wait ends at a timer through the epoll set's timerfd, set only when
+    // the earliest deadline changes: these check that it follows every change and never leaves
+    // the loop spinning on a timer that already fired.
+
+    @Test func aTimerMovedEarlierFiresAtItsNewDeadline() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        loop.addSource(fd: pipe.read, events: .readable) { _ in }
+        var fired = 0
+        let timer = loop.makeTimer { fired += 1 }
+        loop.schedule(timer, afterMilliseconds: 5_000)
+        try loop.runOnce(maximumWaitMilliseconds: 0)  // the timerfd is now set 5 s ahead
+        loop.schedule(timer, afterMilliseconds: 20)
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 3_000) }
+        #expect(fired == 1)
+        #expect(waited >= 19 && waited < 2_000, "woke at the new deadline, not the old one (\(waited) ms)")
+    }
+
+    @Test func aCancelledTimerDoesNotEndTheWait() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        loop.addSource(fd: pipe.read, events: .readable) { _ in }
+        var fired = false
+        let timer = loop.addTimer(afterMilliseconds: 10) { fired = true }
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        loop.cancelTimer(timer)
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 60) }
+        #expect(!fired)
+        #expect(waited >= 50, "the timerfd was disarmed (\(waited) ms)")
+    }
+
+    @Test func afterATimerFiresTheLoopSleepsAgain() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        var reads = 0
+        loop.addSource(fd: pipe.read, events: .readable) { _ in
+            _ = pipe.receive()
+            reads += 1
+        }
+        var fired = 0
+        loop.addTimer(afterMilliseconds: 5) { fired += 1 }
+        while fired == 0 { try loop.runOnce(maximumWaitMilliseconds: 1_000) }
+        // The timerfd expired and was reported; nothing is scheduled now: a wait must block.
+        var iterations = 0
+        let waited = try milliseconds {
+            while iterations < 1_000 {
+                try loop.runOnce(maximumWaitMilliseconds: 30)
+                iterations += 1
+                if iterations == 2 { break }
+            }
+        }
+        #expect(iterations == 2)
+        #expect(waited >= 55, "each wait blocked for its 30 ms (\(waited) ms for two)")
+        pipe.send(1)
+        try loop.runOnce(maximumWaitMilliseconds: 1_000)
+        #expect(reads == 1 && fired == 1)
+    }
+
+    @Test func aTimerScheduledAgainAtThePassedDeadlineFiresAtOnce() throws {
+        let loop = EventLoop()
+        var fired: [Int] = []
+        let deadline = MonotonicInstant.now().advanced(byMilliseconds: 5)
+        loop.addTimer(at: deadline) {
+            fired.append(1)
+            // The same instant the timerfd just expired at: it must be set again to fire.
+            loop.addTimer(at: deadline) { fired.append(2) }
+        }
+        let waited = try milliseconds { try loop.run() }
+        #expect(fired == [1, 2])
+        #expect(waited < 2_000)
+    }
+
     @Test func aThrowingHandlerStopsTheLoopWithItsError() {
         let loop = EventLoop()
         let pipe = Pipe()

@@ -40,6 +40,12 @@ int cposix_epoll_wait(int epfd, void *events, int capacity, int timeout);
 /* Ready event `index` of that buffer: its poll(2) bits, and its descriptor in `*fd`. */
 short cposix_epoll_ready(const void *events, int index, int *fd);
 
+/* A timerfd on CLOCK_MONOTONIC (close-on-exec, non-blocking). */
+int cposix_timerfd_create(void);
+/* Arms it to expire at `deadline`, nanoseconds on CLOCK_MONOTONIC (an instant already past expires
+ * at once); 0 disarms it. Either resets its expiration count, so it stops being readable. */
+int cposix_timerfd_arm(int fd, uint64_t deadline);
+
 /* pidfd_open(2) (Linux 5.3): a descriptor that becomes readable when `pid` exits. */
 int cposix_pidfd_open(pid_t pid);
 
