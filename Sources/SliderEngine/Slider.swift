@@ -63,12 +63,19 @@ public struct Slider: Sendable {
     private var glide: Glide
     private var thumbScale: Tween
     private var edgeShift: Tween
-    private var gesture: Gesture?
+    private var gesture: Gesture? {
+        didSet { trackingContact = gesture?.contact }
+    }
     private var scrubbing: Scrubbing
     private var pendingExternalTarget: Double?
     private var wheelRemainder = 0
     private var scrollValue: Double?
-    private var clock: Double
+    /// The latest time the slider was given (by input, a frame or a command): its clock, which
+    /// never goes back. (Stored, as `trackingContact` is, so that reading it through the class
+    /// that holds the slider copies nothing: the app does so after every change.)
+    public private(set) var time: Double
+    /// The contact driving the gesture in progress, if any.
+    public private(set) var trackingContact: Contact?
     private var drawn: SliderAppearance?
     private var needsFullRedraw = true
     private var lastSample: ValueSample?
@@ -91,7 +98,7 @@ public struct Slider: Sendable {
         self.configuration = configuration
         layout = SliderLayout(configuration: configuration, size: size ?? configuration.preferredSize)
         scrubbing = Scrubbing(speeds: configuration.scrubSpeeds, offsets: configuration.scrubOffsets)
-        clock = time
+        self.time = time
         glide = Glide(value: v)
         thumbScale = Tween(1, curve: .easeInOut)
         edgeShift = Tween(layout.hiddenShift, curve: .easeInOut)
@@ -102,8 +109,6 @@ public struct Slider: Sendable {
 
     /// Where the value is headed: the model value, as opposed to the presented one.
     public var target: Double { glide.target }
-    /// The contact driving the gesture in progress, if any.
-    public var trackingContact: Contact? { gesture?.contact }
 
     /// The presented value at time `t`: a pure function of the state, to be sampled at any rate.
     /// Always in the range: a glide between two values in it stays in it, and clamping takes off
@@ -119,13 +124,10 @@ public struct Slider: Sendable {
     /// The slider's range, as every sink maps its values from it.
     public var range: ClosedRange<Double> { configuration.minimum...configuration.maximum }
 
-    /// The latest time the slider was given (by input, a frame or a command): its clock, which
-    /// never goes back.
-    public var time: Double { clock }
 
     /// The presented value from now on, as a plain value another thread can evaluate without
     /// touching the slider (see ``PresentedValue``).
-    public var presentation: PresentedValue { PresentedValue(glide: glide, range: range, since: clock) }
+    public var presentation: PresentedValue { PresentedValue(glide: glide, range: range, since: time) }
 
     /// True while the value, the thumb or the edge slide still moves at `t`.
     public func isAnimating(at t: Double) -> Bool {
@@ -342,8 +344,10 @@ public struct Slider: Sendable {
         let regionChanged = drawn?.visibleBand != now.visibleBand
         drawn = now
         needsFullRedraw = false
-        return SliderFrame(time: t, appearance: now, samples: samples(at: t, value: now.value),
-                           damage: damage, isAnimating: isAnimating(at: t), inputRegionChanged: regionChanged)
+        var frame = SliderFrame(time: t, appearance: now, samples: SmallList(), damage: damage,
+                                isAnimating: isAnimating(at: t), inputRegionChanged: regionChanged)
+        collectSamples(at: t, value: now.value, into: &frame.samples)
+        return frame
     }
 
     /// The values to emit at `time` without drawing a frame: the window is hidden, or its frame
@@ -351,7 +355,9 @@ public struct Slider: Sendable {
     /// still reports everything that changed since the last frame drawn.
     public mutating func samplesWithoutFrame(at time: Double) -> SmallList<ValueSample> {
         let t = tick(time)
-        return samples(at: t, value: glide.value(at: t))
+        var samples = SmallList<ValueSample>()
+        collectSamples(at: t, value: glide.value(at: t), into: &samples)
+        return samples
     }
 
     /// Ends the glide at `time`: the value stands on its target from then on. For the way out, so
@@ -361,8 +367,9 @@ public struct Slider: Sendable {
         glide.jump(to: glide.target, at: t)
     }
 
-    private mutating func samples(at t: Double, value: Double) -> SmallList<ValueSample> {
-        var out = SmallList<ValueSample>()
+    /// Appends to `out` (empty) the samples due at `t`. (Filled in place: returning a list built
+    /// here copied it, element by element through its generic value witness, at every frame.)
+    private mutating func collectSamples(at t: Double, value: Double, into out: inout SmallList<ValueSample>) {
         if pendingPhases.isEmpty {
             if lastSample?.value != value {
                 out.append(ValueSample(time: t, value: value, phase: gesture == nil ? .idle : .moved))
@@ -374,7 +381,6 @@ public struct Slider: Sendable {
         let previous = lastSample
         out.retain { $0.value != previous?.value || $0.phase != previous?.phase }
         if let last = out.last { lastSample = last }
-        return out
     }
 
     private func changedRegions(from old: SliderAppearance?, to new: SliderAppearance) -> SmallList<SliderRect> {
@@ -442,8 +448,8 @@ public struct Slider: Sendable {
     }
 
     private mutating func tick(_ t: Double) -> Double {
-        if t.isFinite, t > clock { clock = t }
-        return clock
+        if t.isFinite, t > time { time = t }
+        return time
     }
 }
 

@@ -46,6 +46,10 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
         }
     }
 
+    /// The last element, if any. (Collection's own `last` copies the whole list first.)
+    @inlinable
+    public var last: Element? { storedCount == 0 ? nil : self[storedCount - 1] }
+
     /// Adds `element` at the end.
     @inlinable
     public mutating func append(_ element: Element) {

@@ -14,11 +14,13 @@ struct SmallListTests {
                 var list = SmallList<Int>()
                 for v in values { list.append(v) }
                 #expect(Array(list) == values)
+                #expect(list.last == values.last)
                 let threshold = Int.random(in: 0...6, using: &random)
                 list.retain { $0 >= threshold }
                 let kept = values.filter { $0 >= threshold }
                 #expect(Array(list) == kept, "\(values) ≥ \(threshold)")
                 #expect(list.count == kept.count)
+                #expect(list.last == kept.last)
                 // What retain dropped is gone: appending after it continues from the kept ones.
                 list.append(99)
                 #expect(Array(list) == kept + [99])
