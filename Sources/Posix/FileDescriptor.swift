@@ -203,3 +203,13 @@ public func environmentVariable(_ name: String) -> String? {
     let text = String(cString: value)
     return text.isEmpty ? nil : text
 }
+
+/// How many descriptors this process may have open (the soft `RLIMIT_NOFILE`, `ulimit -n`); nil
+/// when unlimited or unknown.
+public func openDescriptorLimit() -> Int? {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+        return nil
+    }
+    return Int(clamping: limit.rlim_cur)
+}

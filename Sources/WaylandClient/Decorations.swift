@@ -39,15 +39,27 @@ enum DecorationRoute: Equatable, Sendable {
     /// The value of `WLSLIDER_LIBDECOR` that turns client-side decorations off.
     static let disabled = "none"
 
+    /// The fewest open descriptors (`ulimit -n`) wlslider lets libdecor work with. Its cairo
+    /// plugin opens font and configuration files and a memfd per buffer, and does not survive
+    /// running out: with a limit of 8 under weston, it dereferenced the null buffer it could not
+    /// create and the process died of SIGSEGV. wlslider itself needs about 8; systems give 1024.
+    static let libdecorDescriptorMinimum = 64
+
     /// Chooses the route. `loadLibdecor` is called only when needed; it returns nil when libdecor
     /// is loaded, else the reason it is not (one line, as `dlerror` gives it). With `library`
-    /// `none`, the window stays bare without a word.
+    /// `none`, the window stays bare without a word. With fewer than `libdecorDescriptorMinimum`
+    /// descriptors allowed (`descriptorLimit`, nil: no limit), libdecor is not loaded.
     static func choose(decorationManager: Bool, subcompositor: Bool, library: String = libdecorLibrary,
+                       descriptorLimit: Int? = openDescriptorLimit(),
                        loadLibdecor: () -> String?) -> DecorationRoute {
         if decorationManager { return .serverSide }
         if library == disabled { return .undecorated(notice: nil) }
         let missing = "zxdg_decoration_manager_v1: not offered by the compositor"
         let consequence = "the window has no title bar (move it with Super+drag, close it with Alt+F4)"
+        if let limit = descriptorLimit, limit < libdecorDescriptorMinimum {
+            return .undecorated(notice: "\(missing), and libdecor is not used with \(limit) open files allowed "
+                + "(ulimit -n; it needs \(libdecorDescriptorMinimum)); \(consequence)")
+        }
         if let reason = loadLibdecor() {
             return .undecorated(notice: "\(missing), and libdecor could not be loaded (\(reason)); \(consequence); "
                 + "install libdecor-0-0 and libdecor-0-plugin-1-cairo for one")

@@ -25,6 +25,15 @@ private func makePipe() -> (read: Int32, write: Int32) {
         close(released)
     }
 
+    @Test func openDescriptorLimitIsTheSoftLimit() {
+        var limit = rlimit()
+        #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let expected: Int? = limit.rlim_cur == rlim_t.max ? nil : Int(limit.rlim_cur)
+        #expect(openDescriptorLimit() == expected)
+        // (Not lowered here to see it follow: the limit is the whole test process's, and tests
+        // running alongside would run out. The e2e check runs wlslider under a lowered one.)
+    }
+
     @Test func errnoHasOneFormat() {
         #expect(Errno.noSpace.description == "No space left on device (errno 28)")
         #expect(Errno.brokenPipe.error("write to fd 1").description == "write to fd 1: Broken pipe (errno 32)")

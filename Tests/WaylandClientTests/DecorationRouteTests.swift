@@ -13,7 +13,20 @@ struct DecorationRouteTests {
 
     @Test("not offered: libdecor when it loads and subsurfaces exist")
     func libdecor() {
-        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true) { nil } == .libdecor)
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: 1024) { nil } == .libdecor)
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: nil) { nil } == .libdecor)
+    }
+
+    @Test("not offered, and few open files allowed: undecorated without loading libdecor, which crashes when it runs out")
+    func fewDescriptors() {
+        var loads = 0
+        let route = DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: 12) { loads += 1; return nil }
+        guard case .undecorated(let notice?) = route else { Issue.record("\(route)"); return }
+        #expect(loads == 0)
+        #expect(notice.contains("12 open files") && notice.contains("ulimit -n") && notice.contains("no title bar") && !notice.contains("\n"))
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true,
+                                       descriptorLimit: DecorationRoute.libdecorDescriptorMinimum) { nil } == .libdecor)
+        #expect(DecorationRoute.choose(decorationManager: true, subcompositor: true, descriptorLimit: 12) { nil } == .serverSide)
     }
 
     @Test("not offered and libdecor missing: undecorated, with the loader's reason and what to install")
