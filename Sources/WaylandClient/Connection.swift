@@ -370,19 +370,30 @@ public final class WaylandConnection {
 
     /// Where `wl_display_connect(name)` connects, for messages: "wayland-1", or "WAYLAND_SOCKET=5".
     static func displayDescription(_ name: String?) -> String {
-        if name == nil, let socket = environmentVariable("WAYLAND_SOCKET") { return "WAYLAND_SOCKET=\(socket)" }
+        // libwayland takes WAYLAND_SOCKET over any name.
+        if let socket = environmentVariable("WAYLAND_SOCKET") { return "WAYLAND_SOCKET=\(socket)" }
         return name ?? environmentVariable("WAYLAND_DISPLAY") ?? "wayland-0"
     }
 
-    private static func connectFailure(_ name: String?, errno code: Errno) -> WaylandError {
-        if let socket = environmentVariable("WAYLAND_SOCKET"), name == nil {
-            return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): \(code)")
+    /// Why `wl_display_connect(name)` failed, in one line. The environment is read unless given.
+    static func connectFailure(_ name: String?, errno code: Errno,
+                               socket: String? = environmentVariable("WAYLAND_SOCKET"),
+                               display: String? = environmentVariable("WAYLAND_DISPLAY"),
+                               runtimeDirectory: String? = environmentVariable("XDG_RUNTIME_DIR")) -> WaylandError {
+        // libwayland leaves errno as it found it when it gives no reason (WAYLAND_SOCKET=abc).
+        let reason = code == Errno(0) ? "no reason given" : "\(code)"
+        // libwayland takes WAYLAND_SOCKET over any name.
+        if let socket {
+            guard let number = Int32(socket), number >= 0 else {
+                return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): not a descriptor number")
+            }
+            return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(number): \(reason)")
         }
-        let target = name ?? environmentVariable("WAYLAND_DISPLAY") ?? "wayland-0"
-        if environmentVariable("XDG_RUNTIME_DIR") == nil && !target.hasPrefix("/") {
+        let target = name ?? display ?? "wayland-0"
+        if runtimeDirectory == nil && !target.hasPrefix("/") {
             return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): XDG_RUNTIME_DIR is not set")
         }
-        return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(code)")
+        return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(reason)")
     }
 }
 

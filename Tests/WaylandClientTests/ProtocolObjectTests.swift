@@ -84,6 +84,23 @@ import Testing
         }
     }
 
+    @Test func connectFailuresSayWhatWasWrongWithTheEnvironment() {
+        func text(_ name: String?, _ code: Int32, socket: String? = nil, display: String? = "wayland-1", runtime: String? = "/run/user/1000") -> String {
+            WaylandConnection.connectFailure(name, errno: Errno(code), socket: socket, display: display, runtimeDirectory: runtime).description
+        }
+        // libwayland gives no errno for a WAYLAND_SOCKET that is not a number.
+        #expect(text(nil, 0, socket: "abc") == "cannot use the Wayland connection WAYLAND_SOCKET=abc: not a descriptor number")
+        #expect(text(nil, 0, socket: "-3") == "cannot use the Wayland connection WAYLAND_SOCKET=-3: not a descriptor number")
+        #expect(text(nil, EBADF, socket: "999") == "cannot use the Wayland connection WAYLAND_SOCKET=999: Bad file descriptor (errno 9)")
+        #expect(text(nil, 0, socket: "7") == "cannot use the Wayland connection WAYLAND_SOCKET=7: no reason given")
+        // WAYLAND_SOCKET wins over a name, as in libwayland.
+        #expect(text("wayland-5", 0, socket: "abc") == "cannot use the Wayland connection WAYLAND_SOCKET=abc: not a descriptor number")
+        #expect(text("wayland-5", ENOENT) == "cannot connect to the Wayland compositor at wayland-5: No such file or directory (errno 2)")
+        #expect(text(nil, ENOENT, runtime: nil) == "cannot connect to the Wayland compositor at wayland-1: XDG_RUNTIME_DIR is not set")
+        #expect(text(nil, ENOENT, display: "/tmp/w", runtime: nil) == "cannot connect to the Wayland compositor at /tmp/w: No such file or directory (errno 2)")
+        #expect(text(nil, ENOENT, display: nil) == "cannot connect to the Wayland compositor at wayland-0: No such file or directory (errno 2)")
+    }
+
     @Test func errorTextsAreSingleLines() {
         let system = WaylandError.systemCall("memfd_create", errno: Errno(EMFILE), while: "creating a buffer pool")
         #expect(system.description == "memfd_create failed while creating a buffer pool: Too many open files (errno 24)")
