@@ -207,8 +207,18 @@ public func environmentVariable(_ name: String) -> String? {
 /// How many descriptors this process may have open (the soft `RLIMIT_NOFILE`, `ulimit -n`); nil
 /// when unlimited or unknown.
 public func openDescriptorLimit() -> Int? {
+    softLimit(RLIMIT_NOFILE)
+}
+
+/// How many bytes of address space this process may map (the soft `RLIMIT_AS`, `ulimit -v` in
+/// KiB); nil when unlimited or unknown.
+public func addressSpaceLimit() -> Int? {
+    softLimit(RLIMIT_AS)
+}
+
+private func softLimit(_ resource: __rlimit_resource) -> Int? {
     var limit = rlimit()
-    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+    guard getrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
         return nil
     }
     return Int(clamping: limit.rlim_cur)

@@ -39,18 +39,22 @@ enum DecorationRoute: Equatable, Sendable {
     /// The value of `WLSLIDER_LIBDECOR` that turns client-side decorations off.
     static let disabled = "none"
 
-    /// The fewest open descriptors (`ulimit -n`) wlslider lets libdecor work with. Its cairo
-    /// plugin opens font and configuration files and a memfd per buffer, and does not survive
-    /// running out: with a limit of 8 under weston, it dereferenced the null buffer it could not
-    /// create and the process died of SIGSEGV. wlslider itself needs about 8; systems give 1024.
+    /// The fewest open descriptors (`ulimit -n`) and the least address space (`ulimit -v`, in MiB)
+    /// wlslider lets libdecor work with. Its cairo plugin (with fontconfig and pango) does not
+    /// survive running out of either. Under weston: with 8 descriptors it dereferenced the null
+    /// buffer it could not create (SIGSEGV); with 60–76 MiB of address space fontconfig ran out
+    /// of memory (SIGSEGV) or GLib could not start pango's thread (SIGTRAP); with 80 it worked.
+    /// wlslider alone needs about 8 descriptors and 20 MiB; systems set neither limit this low.
     static let libdecorDescriptorMinimum = 64
+    static let libdecorAddressSpaceMinimumMiB = 256
 
     /// Chooses the route. `loadLibdecor` is called only when needed; it returns nil when libdecor
     /// is loaded, else the reason it is not (one line, as `dlerror` gives it). With `library`
-    /// `none`, the window stays bare without a word. With fewer than `libdecorDescriptorMinimum`
-    /// descriptors allowed (`descriptorLimit`, nil: no limit), libdecor is not loaded.
+    /// `none`, the window stays bare without a word. Below the minimum descriptors or address
+    /// space allowed (`descriptorLimit`, `addressSpaceLimit` in bytes; nil: unlimited), libdecor
+    /// is not loaded.
     static func choose(decorationManager: Bool, subcompositor: Bool, library: String = libdecorLibrary,
-                       descriptorLimit: Int? = openDescriptorLimit(),
+                       descriptorLimit: Int? = openDescriptorLimit(), addressSpaceLimit: Int? = addressSpaceLimit(),
                        loadLibdecor: () -> String?) -> DecorationRoute {
         if decorationManager { return .serverSide }
         if library == disabled { return .undecorated(notice: nil) }
@@ -59,6 +63,10 @@ enum DecorationRoute: Equatable, Sendable {
         if let limit = descriptorLimit, limit < libdecorDescriptorMinimum {
             return .undecorated(notice: "\(missing), and libdecor is not used with \(limit) open files allowed "
                 + "(ulimit -n; it needs \(libdecorDescriptorMinimum)); \(consequence)")
+        }
+        if let limit = addressSpaceLimit, limit < libdecorAddressSpaceMinimumMiB << 20 {
+            return .undecorated(notice: "\(missing), and libdecor is not used with \(limit >> 20) MiB of address space allowed "
+                + "(ulimit -v; it needs \(libdecorAddressSpaceMinimumMiB) MiB); \(consequence)")
         }
         if let reason = loadLibdecor() {
             return .undecorated(notice: "\(missing), and libdecor could not be loaded (\(reason)); \(consequence); "

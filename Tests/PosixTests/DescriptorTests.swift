@@ -25,11 +25,13 @@ private func makePipe() -> (read: Int32, write: Int32) {
         close(released)
     }
 
-    @Test func openDescriptorLimitIsTheSoftLimit() {
+    @Test func resourceLimitsAreTheSoftLimits() {
         var limit = rlimit()
         #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
         let expected: Int? = limit.rlim_cur == rlim_t.max ? nil : Int(limit.rlim_cur)
         #expect(openDescriptorLimit() == expected)
+        #expect(getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+        #expect(addressSpaceLimit() == (limit.rlim_cur == rlim_t.max ? nil : Int(limit.rlim_cur)))
         // (Not lowered here to see it follow: the limit is the whole test process's, and tests
         // running alongside would run out. The e2e check runs wlslider under a lowered one.)
     }

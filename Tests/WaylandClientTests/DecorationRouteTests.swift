@@ -13,8 +13,8 @@ struct DecorationRouteTests {
 
     @Test("not offered: libdecor when it loads and subsurfaces exist")
     func libdecor() {
-        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: 1024) { nil } == .libdecor)
-        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: nil) { nil } == .libdecor)
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: 1024, addressSpaceLimit: nil) { nil } == .libdecor)
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: nil, addressSpaceLimit: nil) { nil } == .libdecor)
     }
 
     @Test("not offered, and few open files allowed: undecorated without loading libdecor, which crashes when it runs out")
@@ -27,6 +27,20 @@ struct DecorationRouteTests {
         #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true,
                                        descriptorLimit: DecorationRoute.libdecorDescriptorMinimum) { nil } == .libdecor)
         #expect(DecorationRoute.choose(decorationManager: true, subcompositor: true, descriptorLimit: 12) { nil } == .serverSide)
+    }
+
+    @Test("not offered, and little address space allowed: undecorated without loading libdecor, whose fontconfig and pango crash without it")
+    func littleAddressSpace() {
+        var loads = 0
+        let route = DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: nil,
+                                           addressSpaceLimit: 60 << 20) { loads += 1; return nil }
+        guard case .undecorated(let notice?) = route else { Issue.record("\(route)"); return }
+        #expect(loads == 0)
+        #expect(notice.contains("60 MiB of address space") && notice.contains("ulimit -v") && !notice.contains("\n"))
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: nil,
+                                       addressSpaceLimit: DecorationRoute.libdecorAddressSpaceMinimumMiB << 20) { nil } == .libdecor)
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: nil,
+                                       addressSpaceLimit: nil) { nil } == .libdecor)
     }
 
     @Test("not offered and libdecor missing: undecorated, with the loader's reason and what to install")
