@@ -66,6 +66,34 @@ limit_check() {
   fi
 }
 
+# stall_check NAME PID: a 2 s glide from stdin while the compositor (PID) is stopped (SIGSTOP) for
+# 1.5 s of it, so that no frame callback comes: the value lines go on from the late-callback
+# timer (never more than 40 ms apart by their own stamps), reach 100, and wlslider quits with 0.
+stall_check() {
+  local name=$1 pid=$2 status=0 report
+  (sleep 0.8; echo 100; sleep 3.5; echo quit) \
+    | WLSLIDER_LIBDECOR=none "$bin/wlslider" --value 0 --jump-duration 2 --format json \
+        >"$art/$name.jsonl" 2>"$art/$name.err" &
+  local app=$!
+  sleep 1.3
+  kill -STOP "$pid"
+  sleep 1.5
+  kill -CONT "$pid"
+  wait "$app" || status=$?
+  report=$(awk -F'[:,]' -v status="$status" '
+    { t = $2 + 0; v = $4 + 0 }
+    NR == 2 { start = t }
+    NR > 2 && !done { gap = t - last; if (gap > worst) worst = gap }
+    NR >= 2 && v >= 100 { done = 1 }
+    { last = t; lastValue = v; n++ }
+    END {
+      ok = status == 0 && n > 60 && done && lastValue == 100 && worst <= 40
+      printf "%s|%d lines, longest gap %d ms while gliding, last value %s, exit %d", ok ? "PASS" : "FAIL", n, worst, lastValue, status
+    }' "$art/$name.jsonl")
+  [[ -s "$art/$name.err" ]] && report="FAIL|stderr: $(head -c 300 "$art/$name.err" | tr '\n' '|')"
+  report_result "$name" "$report"
+}
+
 # Without screenshots (KWin) the only sign of a mapped window is time: the initial value line
 # comes after the first configure; give the compositor a moment to show it.
 app_wait_mapped() { sleep 0.5; }
