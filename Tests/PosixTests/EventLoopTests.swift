@@ -200,6 +200,25 @@ private func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         #expect(waited < 2_000)
     }
 
+    @Test func deadlinesAtTheEndsOfTheClockNeitherFailNorSpin() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        loop.addSource(fd: pipe.read, events: .readable) { _ in }
+        var fired: [String] = []
+        let far = loop.makeTimer { fired.append("far") }
+        loop.schedule(far, at: MonotonicInstant(nanoseconds: .max))
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 30) }
+        #expect(fired.isEmpty)
+        #expect(waited >= 25, "a deadline at the clock's end does not end the wait (\(waited) ms)")
+        loop.schedule(far, afterMilliseconds: 1e300)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        // The clock's very start (0 would disarm the timerfd): long past, so at once.
+        loop.addTimer(at: MonotonicInstant(nanoseconds: 0)) { fired.append("start") }
+        let atOnce = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 2_000) }
+        #expect(fired == ["start"])
+        #expect(atOnce < 1_000, "a deadline long past ends the wait at once (\(atOnce) ms)")
+    }
+
     @Test func aThrowingHandlerStopsTheLoopWithItsError() {
         let loop = EventLoop()
         let pipe = Pipe()
