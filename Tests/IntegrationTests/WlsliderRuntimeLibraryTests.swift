@@ -120,9 +120,19 @@ struct WlsliderRuntimeLibraryTests {
 
 private extension SliderRun {
     /// wlslider's memory map (`/proc/PID/maps`): which libraries it has loaded.
+    /// wlslider's memory map. The kernel hands /proc/PID/maps out a page at a time and lets the
+    /// process map and unmap in between, so a read while wlslider maps files (a cursor theme) can
+    /// miss a line: read until two reads in a row agree.
     func maps() throws -> String {
         guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }
-        return try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        var previous = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        for _ in 0..<50 {
+            let current = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+            if current == previous { return current }
+            previous = current
+            usleep(20_000)
+        }
+        throw HarnessError("/proc/\(pid)/maps kept changing for a second")
     }
 
     /// A tap at `x` (logical) on the track: the value glides to `value`.
