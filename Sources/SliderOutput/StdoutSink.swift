@@ -67,9 +67,31 @@ public final class StdoutSink {
     /// takes now. Allocates nothing while the queue's storage suffices.
     public func write(_ line: [UInt8]) -> WriteStatus {
         if ended { return .readerClosed }
-        pending.append(contentsOf: line)
-        dropOldLinesIfOverfull()
-        return flush()
+        guard sentCount == pending.count else {
+            // Older bytes wait for the reader: the line queues behind them.
+            pending.append(contentsOf: line)
+            dropOldLinesIfOverfull()
+            return flush()
+        }
+        // Nothing waits (the common case): the line goes out from the caller's bytes, and only
+        // what the reader does not take now is queued.
+        let result = line.withUnsafeBytes { bytes in Result { () throws(Errno) in try output.write(bytes) } }
+        switch result {
+        case .success(let written) where written == line.count:
+            return .delivered
+        case .success(let written):
+            pending.removeAll(keepingCapacity: true)
+            pending.append(contentsOf: line[written...])
+            sentCount = 0
+            return flush()
+        case .failure(.wouldBlock):
+            pending.removeAll(keepingCapacity: true)
+            pending.append(contentsOf: line)
+            sentCount = 0
+            return .waitingForWritable
+        case .failure(let error):
+            return ended(by: error)
+        }
     }
 
     /// Resolves what poll reported: POLLERR or POLLHUP on an output means the reader is gone (a
@@ -95,17 +117,20 @@ public final class StdoutSink {
             } catch .wouldBlock {
                 compactIfMostlySent()
                 return .waitingForWritable
-            } catch .brokenPipe {
-                ended = true
-                return .readerClosed
             } catch {
-                ended = true
-                return .failed(error.error("stdout: write to \(output.original)"))
+                return ended(by: error)
             }
         }
         pending.removeAll(keepingCapacity: true)
         sentCount = 0
         return .delivered
+    }
+
+    /// A write failed for good: the reader left (EPIPE), or another error (ENOSPC, EIO).
+    private func ended(by error: Errno) -> WriteStatus {
+        ended = true
+        if error == .brokenPipe { return .readerClosed }
+        return .failed(error.error("stdout: write to \(output.original)"))
     }
 
     /// The shutdown path (SIGTERM, quit, close): waits up to `timeoutMilliseconds` in all for a slow

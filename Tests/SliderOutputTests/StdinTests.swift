@@ -147,6 +147,62 @@ import Testing
         close(pipe.writeEnd)
     }
 
+    /// A line longer than the pipe takes at once, written while nothing waits: the kernel takes
+    /// part of it, the rest waits for the reader, and the reader gets the whole line once.
+    @Test func aLineThePipeTakesOnlyPartOfIsCompletedLater() {
+        let pipe = Pipe()
+        _ = fcntl(pipe.writeEnd, 1031 /* F_SETPIPE_SZ */, 4096)
+        let sink = StdoutSink(fileDescriptor: pipe.writeEnd)
+        let long = String(repeating: "7", count: 6000) + "\n"
+        #expect(sink.write(long) == .waitingForWritable)
+        #expect(sink.wantsWritable)
+        var received = pipe.drain()
+        #expect(received.count > 0 && received.count < 6001, "the kernel took part of the line at once")
+        #expect(sink.flush() == .delivered)
+        #expect(!sink.wantsWritable)
+        #expect(sink.write("8.00\n") == .delivered)
+        received += pipe.drain()
+        let whole = String(decoding: received, as: UTF8.self) == long + "8.00\n"
+        #expect(whole, "the reader must get the long line whole, then the next (got \(received.count) bytes)")
+        close(pipe.writeEnd)
+        close(pipe.readEnd)
+    }
+
+    /// A full pipe when a line comes: the whole line waits (none of it was written) and goes out,
+    /// in order, when the reader makes room.
+    @Test func aLineThatFindsThePipeFullWaitsWhole() {
+        let pipe = Pipe()
+        _ = fcntl(pipe.writeEnd, 1031 /* F_SETPIPE_SZ */, 4096)
+        let fill = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
+        _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
+        #expect(fill.withUnsafeBytes { Glibc.write(pipe.writeEnd, $0.baseAddress, $0.count) } == 4096)
+        _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) & ~O_NONBLOCK)
+        let sink = StdoutSink(fileDescriptor: pipe.writeEnd)
+        #expect(sink.write("1.00\n") == .waitingForWritable)
+        #expect(sink.write("2.00\n") == .waitingForWritable)
+        #expect(pipe.drain() == fill)
+        #expect(sink.flush() == .delivered)
+        #expect(String(decoding: pipe.drain(), as: UTF8.self) == "1.00\n2.00\n")
+        close(pipe.writeEnd)
+        close(pipe.readEnd)
+    }
+
+    /// A full disk: the first line fails with one message naming the error, and the sink ends.
+    @Test func aFullDiskEndsTheSinkWithTheError() throws {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(full >= 0)
+        defer { close(full) }
+        let sink = StdoutSink(fileDescriptor: full)
+        guard case .failed(let error) = sink.write("1.00\n") else {
+            Issue.record("a write to /dev/full must fail")
+            return
+        }
+        #expect("\(error)".contains("stdout: write to"))
+        #expect("\(error)".contains("No space left on device"))
+        #expect(sink.write("2.00\n") == .readerClosed)
+        #expect(!sink.wantsWritable && sink.pollDescriptor == nil)
+    }
+
     /// O_NONBLOCK belongs to the open file description that the shell, the rest of a pipeline and
     /// `--exec` children share: the sink writes through a private one and leaves the flags alone,
     /// yet a full pipe still never blocks it.
