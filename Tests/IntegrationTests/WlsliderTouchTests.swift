@@ -339,7 +339,9 @@ struct WlsliderTouchTests {
     @Test("the settle window runs on the compositor's clock too: with frames whose clock runs slower than real time, the target waits until that clock has run the window")
     func settleWindowFollowsTheCompositorsClock() async throws {
         try await withTestCompositor { compositor in
-            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--settle", "1"], standardInput: true)
+            // A 2 s window: the shrink below takes 0.6 s of real time or more, over 1 s on a loaded
+            // machine, and must be over before the window's real-time timer runs out.
+            let slider = try await SliderRun.launch(compositor, ["--value", "50", "--settle", "2"], standardInput: true)
             try await slider.touch([.down(id: 0, surface: slider.surface, x: 160, y: 24), .frame])
             try await slider.touch([.motion(id: 0, x: 194.5, y: 24), .frame])
             try await slider.advance(frames: 3)
@@ -351,7 +353,7 @@ struct WlsliderTouchTests {
 
             // The thumb's 0.3 s shrink in frames 4 ms apart on the virtual clock and at least 8 ms
             // apart in real time: by its end the compositor's clock lags real time by 0.3 s or
-            // more, so wlslider's 1 s timer runs out before that clock has moved 1 s past the lift.
+            // more, so wlslider's 2 s timer runs out before that clock has moved 2 s past the lift.
             var lift: [ValueLine] = []
             let surface = slider.surface
             while try compositor.surface(surface).frameCallbacksPending > 0 {
@@ -366,7 +368,7 @@ struct WlsliderTouchTests {
             try await compositor.waitUntil("the settle window to end: a frame for the glide to 10") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
             try await slider.sync()
             let redraw = try #require(try slider.takeLines().last, "no line for the redraw at the window's end")
-            #expect(redraw.t - ended.t >= 996, "the target applied \(redraw.t - ended.t) ms of the compositor's time after the lift: \(redraw)")
+            #expect(redraw.t - ended.t >= 1996, "the target applied \(redraw.t - ended.t) ms of the compositor's time after the lift: \(redraw)")
             try await slider.catchUp(toEngineTime: redraw.t)
             let glide = try await slider.settle()
             #expect(glide.last?.value == 10 && glide.allSatisfy { $0.value < redraw.value }, "then it glides to 10: \(glide)")
