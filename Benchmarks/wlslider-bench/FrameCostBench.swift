@@ -22,7 +22,7 @@ let frameCostBenchCommand = BenchCommand(
 )
 
 private let frameCostHelp = """
-    Usage: wlslider-bench frames --wlslider PATH --floor PATH [--reference COMMAND] [--counter PATH] [--runs N] [--check-own-allocations]
+    Usage: wlslider-bench frames --wlslider PATH --floor PATH [--reference COMMAND] [--counter PATH] [--runs N] [--check-own-allocations] [--verbose] [--title TEXT]
       --wlslider PATH       The wlslider binary to measure.
       --floor PATH          The floor client (Benchmarks/floor-client, built by scripts/bench).
       --reference COMMAND   Another client (default weston-simple-shm; "" for none).
@@ -32,6 +32,8 @@ private let frameCostHelp = """
       --window S            Seconds of animation measured per run (default 1.8; wlslider's glide
                             lasts the window and 1.2 s more).
       --check-own-allocations  Exit 1 unless wlslider's own code allocates nothing per frame.
+      --verbose             Each run's CPU per frame of each client on stderr.
+      --title TEXT          The table's heading (default: test compositor, 60 Hz).
     """
 
 private struct FrameCostOptions {
@@ -43,6 +45,9 @@ private struct FrameCostOptions {
     var windowSeconds = 1.8
     var compare: String?
     var checkOwnAllocations = false
+    var verbose = false
+    /// The table's heading (what differs from the default set-up, such as pinned CPUs).
+    var title = "test compositor, 60 Hz"
 }
 
 /// What one window of one client's animation showed.
@@ -63,6 +68,8 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
     while let flag = rest.popFirst() {
         if flag == "--help" { print(frameCostHelp); return 0 }
         if flag == "--check-own-allocations" { options.checkOwnAllocations = true; continue }
+        if flag == "--verbose" { options.verbose = true; continue }
+        if flag == "--title", let title = rest.popFirst() { options.title = title; continue }
         guard let value = rest.popFirst() else { return usageError("\(flag) needs a value", help: frameCostHelp) }
         switch flag {
         case "--wlslider": options.wlslider = value
@@ -117,7 +124,7 @@ private struct FrameResults: Sendable {
 private func report(_ results: FrameResults, _ options: FrameCostOptions) {
     let slider = results.clients["wlslider"], floor = results.clients["floor"], reference = results.clients["reference"]
     let ratio = results.ratio
-    printRow("per animated frame (test compositor, 60 Hz); columns: wlslider | floor client | \(options.reference.isEmpty ? "-" : options.reference)")
+    printRow("per animated frame (\(options.title)); columns: wlslider | floor client | \(options.reference.isEmpty ? "-" : options.reference)")
     printRow("  CPU per frame (medians of \(options.runs) runs; ratio per run)",
              "\(fixed(slider?.cpu ?? .nan, 1)) µs = \(fixed(ratio, 2))× floor",
              "\(fixed(floor?.cpu ?? .nan, 1)) µs | \(fixed(reference?.cpu ?? .nan, 1)) µs",
@@ -147,12 +154,15 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
     if !options.reference.isEmpty { clients.append(("reference", [options.reference])) }
     if let compare = options.compare { clients.append(("wlslider-compare", [compare])) }
     var cpu: [String: [Double]] = [:], wakeups: [String: [Double]] = [:]
-    for _ in 0..<options.runs {
+    for run in 0..<options.runs {
+        var perRun: [String] = []
         for (name, command) in clients {
             let window = try await measure(name: name, command: command, counter: nil, seconds: options.windowSeconds)
             cpu[name, default: []].append(window.cpuMicrosecondsPerFrame)
             wakeups[name, default: []].append(window.perFrame(window.wakeups))
+            perRun.append("\(name) \(fixed(window.cpuMicrosecondsPerFrame, 1))")
         }
+        if options.verbose { printError("run \(run + 1): " + perRun.joined(separator: ", ")) }
     }
     var results = FrameResults()
     for (name, command) in clients {
