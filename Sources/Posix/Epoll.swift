@@ -49,16 +49,30 @@ final class Epoll {
     /// Whether waits end at the deadline of `wake(at:)` (else they take a timeout).
     var wakesAtDeadlines: Bool { deadlineTimerNumber >= 0 }
 
-    /// Ends the coming waits at `instant` (nil: none) on `CLOCK_MONOTONIC`, at once when it has
-    /// passed; `event(at:)` reports it as descriptor -1. A system call only when it changed.
-    func wake(at instant: MonotonicInstant?) throws(Errno) {
+    /// Ends the coming waits within `window` (nil: never) on `CLOCK_MONOTONIC`, at once when it
+    /// has passed; `event(at:)` reports it as descriptor -1. A system call only when the instant
+    /// set is not in the window any more: then it is set to the window's end, which the most
+    /// later windows still contain.
+    func wake(within window: ClosedRange<MonotonicInstant>?) throws(Errno) {
         guard deadlineTimerNumber >= 0 else { return }
-        guard instant != deadline else { return }
+        guard let window else {
+            if deadline != nil { try arm(nil) }
+            return
+        }
+        if let deadline, window.contains(deadline) { return }
+        try arm(window.upperBound)
+    }
+
+    private func arm(_ instant: MonotonicInstant?) throws(Errno) {
         // 0 would disarm it: an instant at the clock's very start is as past as 1 ns.
         let nanoseconds = instant.map { Swift.max($0.nanoseconds, 1) } ?? 0
         guard cposix_timerfd_arm(deadlineTimerNumber, nanoseconds) == 0 else { throw Errno.current }
         deadline = instant
+        timerSets &+= 1
     }
+
+    /// How many times the deadline timer was set or disarmed (for tests).
+    private(set) var timerSets = 0
 
     deinit {
         buffer.deallocate()

@@ -33,6 +33,8 @@ public final class EventLoop {
         fileprivate let handler: () throws -> Void
         /// When it fires; nil while it is not scheduled.
         public fileprivate(set) var deadline: MonotonicInstant?
+        /// The latest it may fire: `deadline` plus the leeway it was scheduled with.
+        fileprivate var latest = MonotonicInstant(nanoseconds: 0)
         /// When it was scheduled, in the loop's count: a timer scheduled by a handler waits for
         /// the next iteration even when already due.
         fileprivate var sequence = 0
@@ -229,9 +231,14 @@ public final class EventLoop {
     }
 
     /// Schedules `timer` at `deadline` on the loop's clock (moving it if it was scheduled).
-    public func schedule(_ timer: Timer, at deadline: MonotonicInstant) {
+    ///
+    /// A timer that may fire up to `leewayMilliseconds` late lets the loop keep the wake-up it
+    /// has set when the timer moves within that span: a watchdog moved a little later every frame
+    /// then costs a system call every few frames instead of every frame. It never fires early.
+    public func schedule(_ timer: Timer, at deadline: MonotonicInstant, leewayMilliseconds: Double = 0) {
         if timer.deadline == nil { timers.append(timer) }
         timer.deadline = deadline
+        timer.latest = leewayMilliseconds > 0 ? deadline.advanced(byMilliseconds: leewayMilliseconds) : deadline
         timerSequence += 1
         timer.sequence = timerSequence
     }
@@ -372,13 +379,23 @@ public final class EventLoop {
         }
     }
 
-    private func earliestDeadline() -> MonotonicInstant? {
-        var earliest: MonotonicInstant?
+    /// When the loop must wake for its timers: not before the earliest deadline, nor after the
+    /// earliest that any timer's leeway allows. Nil without a timer.
+    private func wakeWindow() -> ClosedRange<MonotonicInstant>? {
+        var window: (earliest: MonotonicInstant, latest: MonotonicInstant)?
         for timer in timers {
-            if let deadline = timer.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            guard let deadline = timer.deadline else { continue }
+            guard let found = window else {
+                window = (deadline, timer.latest)
+                continue
+            }
+            window = (Swift.min(found.earliest, deadline), Swift.min(found.latest, timer.latest))
         }
-        return earliest
+        return window.map { $0.earliest...$0.latest }
     }
+
+    /// How many times the loop set or disarmed its deadline timer (for tests).
+    var deadlineTimerSets: Int { epoll?.timerSets ?? 0 }
 
     /// Waits until a descriptor is ready, the earliest timer is due or `maximumWaitMilliseconds`
     /// pass (at once when a descriptor is ready without waiting) and notes what occurred on each.
@@ -388,9 +405,9 @@ public final class EventLoop {
         let (epoll, readyNow) = try updateRegistrations()
         var timeout: Int32 = -1
         if epoll.wakesAtDeadlines {
-            do { try epoll.wake(at: earliestDeadline()) } catch { throw error.error("timerfd_settime") }
+            do { try epoll.wake(within: wakeWindow()) } catch { throw error.error("timerfd_settime") }
         } else {
-            timeout = EventLoop.pollTimeout(now: clock.now(), deadline: earliestDeadline())
+            timeout = EventLoop.pollTimeout(now: clock.now(), deadline: wakeWindow()?.lowerBound)
         }
         if let maximumWaitMilliseconds, timeout < 0 || timeout > maximumWaitMilliseconds {
             timeout = maximumWaitMilliseconds

@@ -12,8 +12,9 @@ import WaylandClient
 /// The value stream does not depend on being seen: a compositor sends no frame callbacks to a
 /// hidden window (another workspace, minimised, occluded, a stalled compositor), and a window not
 /// configured yet draws nothing. While something moves and no callback has come for a frame
-/// interval and a half, a timer at the output's refresh rate drives the sinks instead, without
-/// drawing; drawing resumes with the next callback. Nothing runs while nothing moves.
+/// interval and a half (two and a half at most: that timer may fire a frame late, so that it is
+/// set once every other frame), a timer at the output's refresh rate drives the sinks instead,
+/// without drawing; drawing resumes with the next callback. Nothing runs while nothing moves.
 final class SliderController: SliderSurfaceDelegate {
     /// The engine, shared with the sinks that sample it.
     let model: SliderModel
@@ -140,7 +141,6 @@ final class SliderController: SliderSurfaceDelegate {
             sampleUnseen()
             return
         }
-        loop.cancelTimer(frameTimer)
         let frame = model.slider.advance(to: t)
         outputs.emit(frame.samples, range: model.range)
         if manageInputRegion && (frame.inputRegionChanged || repaintAll) {
@@ -154,13 +154,19 @@ final class SliderController: SliderSurfaceDelegate {
         }
         // A frame the compositor's held buffers kept us from drawing is still owed.
         pacer.drew(requestedCallback: callback, animating: frame.isAnimating || repaintAll)
+        // The frame timer is moved or cancelled here, not cancelled first and set again: while
+        // animating, one frame's watch for a late callback just moves the previous one's.
         if frame.isAnimating && !callback {
             // Still moving but nothing to show this frame (an edge hide delay): wake on a timer,
             // since a commit without damage need not produce a frame callback.
             startFrameTimer(drawing: true, afterMilliseconds: frameInterval)
-        } else if callback {
-            callbackRequestedAt = loop.now()
-            if frame.isAnimating { watchForLateCallback() }
+        } else if callback && frame.isAnimating {
+            let now = loop.now()
+            callbackRequestedAt = now
+            watchForLateCallback(requestedAt: now)
+        } else {
+            if callback { callbackRequestedAt = loop.now() }
+            loop.cancelTimer(frameTimer)
         }
     }
 
@@ -211,7 +217,7 @@ final class SliderController: SliderSurfaceDelegate {
     /// How long after it was asked for a frame callback counts as late: a frame and a half, or
     /// `WLSLIDER_LATE_FRAME_MS` (for compositors that are slow on purpose, such as a test
     /// compositor stepping a virtual clock).
-    private var lateCallbackMilliseconds: Double {
+    private func lateCallbackMilliseconds(frameInterval: Double) -> Double {
         lateFrameOverride ?? frameInterval * 1.5
     }
 
@@ -222,8 +228,17 @@ final class SliderController: SliderSurfaceDelegate {
     /// sample the value without it.
     private func watchForLateCallback() {
         guard !frameTimer.isScheduled else { return }
-        let since = Double(loop.now().nanoseconds(since: callbackRequestedAt ?? loop.now())) / 1e6
-        startFrameTimer(drawing: false, afterMilliseconds: max(lateCallbackMilliseconds - since, 0))
+        watchForLateCallback(requestedAt: callbackRequestedAt ?? loop.now())
+    }
+
+    /// The late-callback timer for a callback asked for at `requestedAt`. It may fire up to a
+    /// frame later than that (the loop then moves its wake-up only every other frame, not at
+    /// every frame), but never earlier.
+    private func watchForLateCallback(requestedAt: MonotonicInstant) {
+        frameTimerDraws = false
+        let interval = frameInterval
+        loop.schedule(frameTimer, at: requestedAt.advanced(byMilliseconds: lateCallbackMilliseconds(frameInterval: interval)),
+                      leewayMilliseconds: interval)
     }
 
     /// Emits the value at this moment without drawing, and carries on at the frame rate while it

@@ -219,6 +219,51 @@ private func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         #expect(atOnce < 1_000, "a deadline long past ends the wait at once (\(atOnce) ms)")
     }
 
+    /// A timer with leeway, moved later within it (a watchdog moved every frame), leaves the
+    /// timerfd as it is; moved past it, or earlier than what is set, it sets it again.
+    @Test func aTimerMovedWithinItsLeewayKeepsTheWakeUpSet() throws {
+        let loop = EventLoop()
+        let pipe = Pipe()
+        loop.addSource(fd: pipe.read, events: .readable) { _ in }
+        let timer = loop.makeTimer {}
+        let start = MonotonicInstant.now()
+        loop.schedule(timer, at: start.advanced(byMilliseconds: 1_000), leewayMilliseconds: 100)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        let sets = loop.deadlineTimerSets
+        #expect(sets == 1)
+        // Set at 1100 ms: 1050 ms with 100 ms of leeway still contains it.
+        loop.schedule(timer, at: start.advanced(byMilliseconds: 1_050), leewayMilliseconds: 100)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(loop.deadlineTimerSets == sets, "moved within its leeway: no new setting")
+        // 1150 ms is past 1100 ms: set again (at 1250 ms).
+        loop.schedule(timer, at: start.advanced(byMilliseconds: 1_150), leewayMilliseconds: 100)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(loop.deadlineTimerSets == sets + 1)
+        // Earlier than what is set: set again, whatever the leeway.
+        loop.schedule(timer, at: start.advanced(byMilliseconds: 500), leewayMilliseconds: 100)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(loop.deadlineTimerSets == sets + 2)
+        // Another timer without leeway before the set instant bounds the window: set again.
+        loop.addTimer(at: start.advanced(byMilliseconds: 520)) {}
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(loop.deadlineTimerSets == sets + 3)
+    }
+
+    /// Leeway lets a timer fire late, never early, and never later than its leeway allows.
+    @Test func aTimerWithLeewayFiresWithinItsWindow() throws {
+        let loop = EventLoop()
+        var firedAt: MonotonicInstant?
+        let timer = loop.makeTimer { firedAt = .now() }
+        let start = MonotonicInstant.now()
+        loop.schedule(timer, at: start.advanced(byMilliseconds: 200), leewayMilliseconds: 1_000)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        // Moved earlier than the set instant (1200 ms): set to this window's end, 60 + 40 ms.
+        loop.schedule(timer, at: start.advanced(byMilliseconds: 60), leewayMilliseconds: 40)
+        while firedAt == nil { try loop.runOnce(maximumWaitMilliseconds: 3_000) }
+        let after = Double(firedAt!.nanoseconds(since: start)) / 1e6
+        #expect(after >= 60 && after < 1_000, "within its window, not at the old setting (\(after) ms)")
+    }
+
     @Test func aThrowingHandlerStopsTheLoopWithItsError() {
         let loop = EventLoop()
         let pipe = Pipe()

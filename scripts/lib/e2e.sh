@@ -68,7 +68,9 @@ limit_check() {
 
 # stall_check NAME PID: a 2 s glide from stdin while the compositor (PID) is stopped (SIGSTOP) for
 # 1.5 s of it, so that no frame callback comes: the value lines go on from the late-callback
-# timer (never more than 40 ms apart by their own stamps), reach 100, and wlslider quits with 0.
+# timer, reach 100, and wlslider quits with 0. The timer fires 1.5 to 2.5 frames after the last
+# callback was asked for (42 ms at 60 Hz), then lines come every frame: never more than 50 ms apart
+# by their own stamps.
 stall_check() {
   local name=$1 pid=$2 status=0 report
   (sleep 0.8; echo 100; sleep 3.5; echo quit) \
@@ -87,7 +89,7 @@ stall_check() {
     NR >= 2 && v >= 100 { done = 1 }
     { last = t; lastValue = v; n++ }
     END {
-      ok = status == 0 && n > 60 && done && lastValue == 100 && worst <= 40
+      ok = status == 0 && n > 60 && done && lastValue == 100 && worst <= 50
       printf "%s|%d lines, longest gap %d ms while gliding, last value %s, exit %d", ok ? "PASS" : "FAIL", n, worst, lastValue, status
     }' "$art/$name.jsonl")
   [[ -s "$art/$name.err" ]] && report="FAIL|stderr: $(head -c 300 "$art/$name.err" | tr '\n' '|')"
