@@ -370,9 +370,10 @@ public final class WaylandConnection {
 
     /// Where `wl_display_connect(name)` connects, for messages: "wayland-1", or "WAYLAND_SOCKET=5".
     static func displayDescription(_ name: String?) -> String {
-        // libwayland takes WAYLAND_SOCKET over any name.
-        if let socket = environmentVariable("WAYLAND_SOCKET") { return "WAYLAND_SOCKET=\(socket)" }
-        return name ?? environmentVariable("WAYLAND_DISPLAY") ?? "wayland-0"
+        switch DisplayTarget(name: name) {
+        case .inheritedSocket(let socket): "WAYLAND_SOCKET=\(socket)"
+        case .socket(let target): target
+        }
     }
 
     /// Why `wl_display_connect(name)` failed, in one line. The environment is read unless given.
@@ -382,18 +383,37 @@ public final class WaylandConnection {
                                runtimeDirectory: String? = environmentVariable("XDG_RUNTIME_DIR")) -> WaylandError {
         // libwayland leaves errno as it found it when it gives no reason (WAYLAND_SOCKET=abc).
         let reason = code == Errno(0) ? "no reason given" : "\(code)"
-        // libwayland takes WAYLAND_SOCKET over any name.
-        if let socket {
+        switch DisplayTarget(name: name, socket: socket, display: display) {
+        case .inheritedSocket(let socket):
             guard let number = Int32(socket), number >= 0 else {
                 return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(socket): not a descriptor number")
             }
             return WaylandError(.connectionFailed, "cannot use the Wayland connection WAYLAND_SOCKET=\(number): \(reason)")
+        case .socket(let target):
+            if runtimeDirectory == nil && !target.hasPrefix("/") {
+                return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): XDG_RUNTIME_DIR is not set")
+            }
+            return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(reason)")
         }
-        let target = name ?? display ?? "wayland-0"
-        if runtimeDirectory == nil && !target.hasPrefix("/") {
-            return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): XDG_RUNTIME_DIR is not set")
+    }
+}
+
+/// Which connection `wl_display_connect(name)` makes, as libwayland chooses it: the descriptor in
+/// WAYLAND_SOCKET when that is set, whatever the name; else the socket `name`, WAYLAND_DISPLAY or
+/// `wayland-0` (under XDG_RUNTIME_DIR unless it is a path).
+enum DisplayTarget: Equatable {
+    /// WAYLAND_SOCKET's value: a descriptor number, if it is one.
+    case inheritedSocket(String)
+    /// A socket name or path.
+    case socket(String)
+
+    init(name: String?, socket: String? = environmentVariable("WAYLAND_SOCKET"),
+         display: String? = environmentVariable("WAYLAND_DISPLAY")) {
+        if let socket {
+            self = .inheritedSocket(socket)
+        } else {
+            self = .socket(name ?? display ?? "wayland-0")
         }
-        return WaylandError(.connectionFailed, "cannot connect to the Wayland compositor at \(target): \(reason)")
     }
 }
 

@@ -101,6 +101,16 @@ import Testing
         #expect(text(nil, ENOENT, display: nil) == "cannot connect to the Wayland compositor at wayland-0: No such file or directory (errno 2)")
     }
 
+    /// libwayland's choice of connection, in one place for the messages: WAYLAND_SOCKET first,
+    /// whatever the name; then the name, WAYLAND_DISPLAY, wayland-0.
+    @Test func theConnectionLibwaylandMakesIsChosenAsItChooses() {
+        #expect(DisplayTarget(name: "wayland-5", socket: "7", display: "wayland-1") == .inheritedSocket("7"))
+        #expect(DisplayTarget(name: nil, socket: "abc", display: nil) == .inheritedSocket("abc"))
+        #expect(DisplayTarget(name: "wayland-5", socket: nil, display: "wayland-1") == .socket("wayland-5"))
+        #expect(DisplayTarget(name: nil, socket: nil, display: "/tmp/w") == .socket("/tmp/w"))
+        #expect(DisplayTarget(name: nil, socket: nil, display: nil) == .socket("wayland-0"))
+    }
+
     @Test func errorTextsAreSingleLines() {
         let system = WaylandError.systemCall("memfd_create", errno: Errno(EMFILE), while: "creating a buffer pool")
         #expect(system.description == "memfd_create failed while creating a buffer pool: Too many open files (errno 24)")
