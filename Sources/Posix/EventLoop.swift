@@ -521,12 +521,12 @@ public final class EventLoop {
     private func fireDueTimers(scheduledUpTo limit: Int) throws {
         let now = clock.now()
         while true {
-            var due: Int?
+            var due: (index: Int, deadline: MonotonicInstant)?
             for index in timers.indices {
                 guard let deadline = timers[index].deadline, deadline <= now, timers[index].sequence <= limit else { continue }
-                if due.map({ deadline < timers[$0].deadline! }) ?? true { due = index }
+                if due.map({ deadline < $0.deadline }) ?? true { due = (index, deadline) }
             }
-            guard let index = due else { return }
+            guard let index = due?.index else { return }
             let timer = timers.remove(at: index)
             timer.deadline = nil
             try timer.handler()
