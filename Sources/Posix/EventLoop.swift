@@ -235,10 +235,12 @@ public final class EventLoop {
     /// A timer that may fire up to `leewayMilliseconds` late lets the loop keep the wake-up it
     /// has set when the timer moves within that span: a watchdog moved a little later every frame
     /// then costs a system call every few frames instead of every frame. It never fires early.
+    /// A leeway that is not a finite positive number counts as none.
     public func schedule(_ timer: Timer, at deadline: MonotonicInstant, leewayMilliseconds: Double = 0) {
         if timer.deadline == nil { timers.append(timer) }
         timer.deadline = deadline
-        timer.latest = leewayMilliseconds > 0 ? deadline.advanced(byMilliseconds: leewayMilliseconds) : deadline
+        let leeway = leewayMilliseconds.isFinite ? leewayMilliseconds : 0
+        timer.latest = leeway > 0 ? deadline.advanced(byMilliseconds: leeway) : deadline
         timerSequence += 1
         timer.sequence = timerSequence
     }

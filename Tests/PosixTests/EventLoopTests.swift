@@ -264,6 +264,32 @@ private func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         #expect(after >= 60 && after < 1_000, "within its window, not at the old setting (\(after) ms)")
     }
 
+    /// Leeway that is not a finite positive number (NaN, negative, infinite) counts as none: the
+    /// timer fires at its deadline. A huge finite one defers it as asked, until the loop wakes for
+    /// something else (here a 2 s bound on the wait), and neither fails the timerfd nor fires it
+    /// early.
+    @Test(arguments: [Double.nan, -5, -Double.infinity, Double.infinity, 1e308, 0])
+    func hostileLeewayStillFiresNoEarlierThanTheDeadline(leeway: Double) throws {
+        let loop = EventLoop()
+        var firedAt: MonotonicInstant?
+        let timer = loop.makeTimer { firedAt = .now() }
+        let deadline = MonotonicInstant.now().advanced(byMilliseconds: 20)
+        loop.schedule(timer, at: deadline, leewayMilliseconds: leeway)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(firedAt == nil)
+        // Whatever the leeway, a wait bounded by 2 s ends with the timer fired, not before its deadline.
+        let waited = try milliseconds { try loop.runOnce(maximumWaitMilliseconds: 2_000) }
+        if leeway == 1e308 {
+            // Deferred as asked: the timerfd did not end the wait; the timer, due by then, fired
+            // when the wait ran out.
+            #expect(waited >= 1_900 && waited <= 2_500, "the wait ran to its bound (\(waited) ms)")
+            #expect(firedAt.map { $0 >= deadline } == true)
+        } else {
+            #expect(firedAt.map { $0 >= deadline } == true, "fired at its deadline, not before (\(waited) ms)")
+            #expect(waited < 1_000)
+        }
+    }
+
     @Test func aThrowingHandlerStopsTheLoopWithItsError() {
         let loop = EventLoop()
         let pipe = Pipe()
