@@ -457,3 +457,48 @@ struct ReferenceCurve {
         return 3 * u * u * s * a + 3 * u * s * s * b + s * s * s
     }
 }
+
+extension SliderRun {
+    /// wlslider's memory map (`/proc/PID/maps`): which libraries it has loaded. The kernel hands
+    /// the file out at most a page per read(2), so it is read until read(2) returns 0: a read that
+    /// stops at the first short read (a page) sees only the first few dozen mappings, and misses
+    /// libraries that land further down. Between those reads the process may map and unmap, so two
+    /// whole reads in a row must agree.
+    func maps() throws -> String {
+        guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }
+        func snapshot() throws -> String {
+            let fd = open("/proc/\(pid)/maps", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw HarnessError("/proc/\(pid)/maps: errno \(errno)") }
+            defer { close(fd) }
+            var text: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw HarnessError("/proc/\(pid)/maps: errno \(errno)") }
+                if count == 0 { return String(decoding: text, as: UTF8.self) }
+                text += buffer[..<count]
+            }
+        }
+        var previous = try snapshot()
+        for _ in 0..<50 {
+            let current = try snapshot()
+            if current == previous {
+                // Every wlslider links libwayland-client: without its line the map is not whole,
+                // and a check that a library is absent would prove nothing.
+                guard current.contains("libwayland-client") else { throw HarnessError("/proc/\(pid)/maps read without libwayland-client") }
+                return current
+            }
+            previous = current
+            usleep(20_000)
+        }
+        throw HarnessError("/proc/\(pid)/maps kept changing for a second")
+    }
+
+    /// The shared objects in `maps()`, one path each, for failure messages.
+    func libraries() throws -> [String] {
+        Array(Set(try maps().split(separator: "\n").compactMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+        }.filter { $0.contains(".so") })).sorted()
+    }
+}

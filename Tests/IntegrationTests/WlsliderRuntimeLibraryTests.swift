@@ -59,7 +59,8 @@ struct WlsliderRuntimeLibraryTests {
             let client = slider.client
             let cursors = compositor.state.cursorSurfaces.filter { $0.client == client }
             #expect(cursors.count == 1 && cursors.first?.surface != nil, "\(cursors)")
-            #expect(try slider.maps().contains("libwayland-cursor.so.0"))
+            let libraries = try slider.libraries()
+            #expect(libraries.contains { $0.contains("libwayland-cursor.so.0") }, "libraries: \(libraries)")
             #expect(slider.standardError == "", "\(slider.standardError)")
             try await slider.terminate()
         }
@@ -119,22 +120,6 @@ struct WlsliderRuntimeLibraryTests {
 }
 
 private extension SliderRun {
-    /// wlslider's memory map (`/proc/PID/maps`): which libraries it has loaded.
-    /// wlslider's memory map. The kernel hands /proc/PID/maps out a page at a time and lets the
-    /// process map and unmap in between, so a read while wlslider maps files (a cursor theme) can
-    /// miss a line: read until two reads in a row agree.
-    func maps() throws -> String {
-        guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }
-        var previous = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
-        for _ in 0..<50 {
-            let current = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
-            if current == previous { return current }
-            previous = current
-            usleep(20_000)
-        }
-        throw HarnessError("/proc/\(pid)/maps kept changing for a second")
-    }
-
     /// A tap at `x` (logical) on the track: the value glides to `value`.
     func tapExpecting(_ value: Double, atX x: Double) async throws {
         try await catchUp()  // the redraws before happened at wlslider's own time
