@@ -134,8 +134,10 @@ import Testing
             }
             let values = Self.values(events, fourteenBit)
             #expect(values.count > 20, "\(values.count) control changes for a glide across half the range")
-            #expect(zip(values, values.dropFirst()).allSatisfy { $1.value > $0.value && $1.frame - $0.frame >= 48 },
-                    "not rising, or closer than 1 ms: \(values.prefix(10))")
+            // The first pair that does not rise or lies closer than 1 ms, shown with its neighbours.
+            let bad = values.indices.dropLast().first { !(values[$0 + 1].value > values[$0].value && values[$0 + 1].frame - values[$0].frame >= 48) }
+            let around = bad.map { Array(values[max($0 - 3, 0)..<min($0 + 4, values.count)]) } ?? []
+            #expect(bad == nil, "not rising, or closer than 1 ms, at control change \(bad ?? -1) of \(values.count): \(around)")
             #expect(values.last?.value == target)
             // Events at period starts only would lie whole periods apart.
             #expect(zip(values, values.dropFirst()).contains { ($1.frame - $0.frame) % 256 != 0 }, "every event sits on a period's first frame")
