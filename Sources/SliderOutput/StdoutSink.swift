@@ -80,18 +80,21 @@ public final class StdoutSink {
         case .success(let written) where written == line.count:
             return .delivered
         case .success(let written):
-            pending.removeAll(keepingCapacity: true)
-            pending.append(contentsOf: line[written...])
-            sentCount = 0
+            queueAlone(line[written...])
             return flush()
         case .failure(.wouldBlock):
-            pending.removeAll(keepingCapacity: true)
-            pending.append(contentsOf: line)
-            sentCount = 0
+            queueAlone(line[...])
             return .waitingForWritable
         case .failure(let error):
             return ended(by: error)
         }
+    }
+
+    /// Makes `bytes` the whole queue (nothing waited before them).
+    private func queueAlone(_ bytes: ArraySlice<UInt8>) {
+        pending.removeAll(keepingCapacity: true)
+        pending.append(contentsOf: bytes)
+        sentCount = 0
     }
 
     /// Resolves what poll reported: POLLERR or POLLHUP on an output means the reader is gone (a
