@@ -459,30 +459,15 @@ struct ReferenceCurve {
 }
 
 extension SliderRun {
-    /// wlslider's memory map (`/proc/PID/maps`): which libraries it has loaded. The kernel hands
-    /// the file out at most a page per read(2), so it is read until read(2) returns 0: a read that
-    /// stops at the first short read (a page) sees only the first few dozen mappings, and misses
-    /// libraries that land further down. Between those reads the process may map and unmap, so two
-    /// whole reads in a row must agree.
+    /// wlslider's memory map (`/proc/PID/maps`): which libraries it has loaded. Read whole
+    /// (`readFile`: Foundation's reader stops after the first page and misses libraries further
+    /// down); the process may map and unmap between the pages, so two whole reads in a row must agree.
     func maps() throws -> String {
         guard let pid = compositor.state.processes[process]?.pid else { throw HarnessError("\(process) vanished") }
-        func snapshot() throws -> String {
-            let fd = open("/proc/\(pid)/maps", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw HarnessError("/proc/\(pid)/maps: errno \(errno)") }
-            defer { close(fd) }
-            var text: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count >= 0 else { throw HarnessError("/proc/\(pid)/maps: errno \(errno)") }
-                if count == 0 { return String(decoding: text, as: UTF8.self) }
-                text += buffer[..<count]
-            }
-        }
-        var previous = try snapshot()
+        func snapshot() -> String { String(decoding: readFile("/proc/\(pid)/maps"), as: UTF8.self) }
+        var previous = snapshot()
         for _ in 0..<50 {
-            let current = try snapshot()
+            let current = snapshot()
             if current == previous {
                 // Every wlslider links libwayland-client: without its line the map is not whole,
                 // and a check that a library is absent would prove nothing.

@@ -302,16 +302,3 @@ func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
         bytes = bytes.dropFirst(n)
     }
 }
-
-/// The bytes of a file (empty when it does not exist), read through a close-on-exec descriptor.
-func readFile(_ path: String) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return [] }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(fd, &chunk, chunk.count)
-        if n > 0 { bytes += chunk[0..<n] } else if n < 0 && errno == EINTR { continue } else { return bytes }
-    }
-}
