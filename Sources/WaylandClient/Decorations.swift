@@ -52,19 +52,21 @@ enum DecorationRoute: Equatable, Sendable {
     /// is loaded, else the reason it is not (one line, as `dlerror` gives it). With `library`
     /// `none`, the window stays bare without a word. Below the minimum descriptors or address
     /// space allowed (`descriptorLimit`, `addressSpaceLimit` in bytes; nil: unlimited), libdecor
-    /// is not loaded.
+    /// is not loaded. The limits are read only when libdecor is in question: not when the
+    /// compositor draws the decorations or the user asked for none.
     static func choose(decorationManager: Bool, subcompositor: Bool, library: String = libdecorLibrary,
-                       descriptorLimit: Int? = openDescriptorLimit(), addressSpaceLimit: Int? = addressSpaceLimit(),
+                       descriptorLimit: @autoclosure () -> Int? = openDescriptorLimit(),
+                       addressSpaceLimit: @autoclosure () -> Int? = addressSpaceLimit(),
                        loadLibdecor: () -> String?) -> DecorationRoute {
         if decorationManager { return .serverSide }
         if library == disabled { return .undecorated(notice: nil) }
         let missing = "zxdg_decoration_manager_v1: not offered by the compositor"
         let consequence = "the window has no title bar (move it with Super+drag, close it with Alt+F4)"
-        if let limit = descriptorLimit, limit < libdecorDescriptorMinimum {
+        if let limit = descriptorLimit(), limit < libdecorDescriptorMinimum {
             return .undecorated(notice: "\(missing), and libdecor is not used with \(limit) open files allowed "
                 + "(ulimit -n; it needs \(libdecorDescriptorMinimum)); \(consequence)")
         }
-        if let limit = addressSpaceLimit, limit < libdecorAddressSpaceMinimumMiB << 20 {
+        if let limit = addressSpaceLimit(), limit < libdecorAddressSpaceMinimumMiB << 20 {
             return .undecorated(notice: "\(missing), and libdecor is not used with \(limit >> 20) MiB of address space allowed "
                 + "(ulimit -v; it needs \(libdecorAddressSpaceMinimumMiB) MiB); \(consequence)")
         }

@@ -4,11 +4,19 @@ import Testing
 
 @Suite("Decoration route")
 struct DecorationRouteTests {
-    @Test("xdg-decoration offered: server-side, and libdecor is never loaded")
+    @Test("xdg-decoration offered: server-side, and libdecor is never loaded nor its limits read")
     func serverSide() {
-        var loads = 0
-        let route = DecorationRoute.choose(decorationManager: true, subcompositor: true) { loads += 1; return nil }
-        #expect(route == .serverSide && loads == 0)
+        var loads = 0, limitReads = 0
+        func limit() -> Int? { limitReads += 1; return nil }
+        let route = DecorationRoute.choose(decorationManager: true, subcompositor: true, descriptorLimit: limit(),
+                                           addressSpaceLimit: limit()) { loads += 1; return nil }
+        #expect(route == .serverSide && loads == 0 && limitReads == 0)
+        let bare = DecorationRoute.choose(decorationManager: false, subcompositor: true, library: DecorationRoute.disabled,
+                                          descriptorLimit: limit(), addressSpaceLimit: limit()) { loads += 1; return nil }
+        #expect(bare == .undecorated(notice: nil) && loads == 0 && limitReads == 0)
+        #expect(DecorationRoute.choose(decorationManager: false, subcompositor: true, descriptorLimit: limit(),
+                                       addressSpaceLimit: limit()) { nil } == .libdecor)
+        #expect(limitReads == 2)
     }
 
     @Test("not offered: libdecor when it loads and subsurfaces exist")
