@@ -156,16 +156,16 @@ final class SliderController: SliderSurfaceDelegate {
         pacer.drew(requestedCallback: callback, animating: frame.isAnimating || repaintAll)
         // The frame timer is moved or cancelled here, not cancelled first and set again: while
         // animating, one frame's watch for a late callback just moves the previous one's.
-        if frame.isAnimating && !callback {
+        let requestedAt = callback ? loop.now() : nil
+        if let requestedAt { callbackRequestedAt = requestedAt }
+        switch (frame.isAnimating, requestedAt) {
+        case (true, nil):
             // Still moving but nothing to show this frame (an edge hide delay): wake on a timer,
             // since a commit without damage need not produce a frame callback.
             startFrameTimer(drawing: true, afterMilliseconds: frameInterval)
-        } else if callback && frame.isAnimating {
-            let now = loop.now()
-            callbackRequestedAt = now
-            watchForLateCallback(requestedAt: now)
-        } else {
-            if callback { callbackRequestedAt = loop.now() }
+        case (true, let requestedAt?):
+            watchForLateCallback(requestedAt: requestedAt)
+        case (false, _):
             loop.cancelTimer(frameTimer)
         }
     }
