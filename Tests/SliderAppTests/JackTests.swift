@@ -28,21 +28,14 @@ import Testing
         let directory = makeTemporaryDirectory("jack")
         defer { removeDirectory(directory) }
         let wav = directory + "/value.wav"
-        var attempts = 0
-        while true {
-            attempts += 1
-            // A server of its own for each attempt: after an XRun, the same server's estimate of
-            // when its periods fall can stay off by a period, and the glide's first period then
-            // lands a period late (seen twice, both times on the attempt after an XRun).
-            let server = try await JackServer(period: period, rate: rate, realtime: true)
-            let logBefore = server.log.count
-            let seconds = Self.recordSeconds(rate: rate, period: period)
+        // A server of its own for each attempt: on the same server after an XRun, the glide's
+        // first period landed a period late (seen twice, both times on the attempt after an XRun).
+        let seconds = Self.recordSeconds(rate: rate, period: period)
+        let (recorded, attempts, log) = try await JackServer.untilCleanAttempt({ try await JackServer(period: period, rate: rate, realtime: true) }) { server in
             let (recorded, sentAfter) = try await recordGlide(server: server, seconds: seconds, to: wav)
-            let late = sentAfter > .seconds(seconds - 1)
-            if (server.log.dropFirst(logBefore).contains("XRun") || late) && attempts < 3 { continue }
-            try check(recorded, seconds: seconds, rate: rate, period: period, attempts: attempts, log: String(server.log.dropFirst(logBefore)))
-            return
+            return (recorded, again: sentAfter > .seconds(seconds - 1))
         }
+        try check(recorded, seconds: seconds, rate: rate, period: period, attempts: attempts, log: log)
     }
 
     /// How long jack_rec records: the target goes out 0.3 s after its port appears, which on a
@@ -116,16 +109,10 @@ import Testing
     /// the checks are made on one without.
     @Test(arguments: [false, true])
     func controlChangesFollowTheGlide(fourteenBit: Bool) async throws {
-        var attempts = 0
-        while true {
-            attempts += 1
-            let server = try await JackServer(realtime: true)
-            let events = try await recordControlChanges(server: server, fourteenBit: fourteenBit)
-            let log = server.log
-            if log.contains("XRun") && attempts < 3 { continue }
-            checkControlChanges(events, fourteenBit: fourteenBit, context: "attempt \(attempts); jackd: \(log.suffix(1500))")
-            return
+        let (events, attempts, log) = try await JackServer.untilCleanAttempt({ try await JackServer(realtime: true) }) { server in
+            (try await recordControlChanges(server: server, fourteenBit: fourteenBit), again: false)
         }
+        checkControlChanges(events, fourteenBit: fourteenBit, context: "attempt \(attempts); jackd: \(log.suffix(1500))")
     }
 
     /// Starts wlslider at 25 with a MIDI port connected to jack_midi_dump and sends "75"; returns

@@ -82,6 +82,28 @@ final class JackServer {
     /// ("JackEngine::XRun: client = NAME was not finished").
     var log: String { process.stdoutText + process.stderrText }
 
+    /// Runs `attempt` on a server of its own (`makeServer`) until jackd logs no XRun while it runs
+    /// and it does not ask to be taken again, up to three times: a client that misses a period
+    /// spoils a recording (jack_rec's, jack_midi_dump's stamps) whatever wlslider sent. Returns the
+    /// last attempt's result, its number and what jackd printed during it, for the checks.
+    ///
+    /// Each attempt gets a new server: after an XRun, the same server's estimate of when its
+    /// periods fall can stay off by a period.
+    static func untilCleanAttempt<Result>(_ makeServer: () async throws -> JackServer,
+                                          _ attempt: (JackServer) async throws -> (result: Result, again: Bool))
+        async throws -> (result: Result, attempts: Int, log: String) {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let server = try await makeServer()
+            let logBefore = server.log.count
+            let (result, again) = try await attempt(server)
+            let log = String(server.log.dropFirst(logBefore))
+            if (log.contains("XRun") || again) && attempts < 3 { continue }
+            return (result, attempts, log)
+        }
+    }
+
     /// Runs a JACK tool against this server to its end (a few seconds at most). Waits without
     /// holding one of the test runner's few threads.
     @discardableResult
