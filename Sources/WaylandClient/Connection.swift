@@ -81,6 +81,8 @@ public final class WaylandConnection {
     private(set) var decorationRoute: DecorationRoute?
     /// The libdecor context, once a toplevel needed one.
     private var libdecorContext: LibdecorContext?
+    /// Where it is connected, for messages ("wayland-1").
+    private let description: String
     private(set) var seats: [UInt32: Seat] = [:]
     private(set) var outputs: [UInt32: Output] = [:]
     /// Live surfaces by their wl_surface pointer, so input events find the surface they are for.
@@ -118,8 +120,9 @@ public final class WaylandConnection {
         }
         // On a throw below, the registry and then the display are released in that order.
         let registry = Registry(display: DisplayHandle(display))
+        description = WaylandConnection.displayDescription(displayName)
         let wait = RoundtripWait(display: display, timeoutMilliseconds: timeoutMilliseconds, interruption: interruption,
-                                 name: WaylandConnection.displayDescription(displayName))
+                                 name: description)
         try wait.roundtrip(while: "waiting for its globals")
         let plan = try planBindings(registry.advertised)
         func bind(_ binding: GlobalBinding, _ interface: UnsafePointer<wl_interface>) throws(WaylandError) -> BoundGlobal {
@@ -252,6 +255,14 @@ public final class WaylandConnection {
         if libdecorContext == nil {
             guard let context = LibdecorContext(display: registry.display, connection: self) else {
                 warn("libdecor: no context could be created; the window has no title bar", once: .decorations)
+                return nil
+            }
+            // Before anything can end the context: see `LibdecorContext.waitForPluginGlobals`.
+            do {
+                try context.waitForPluginGlobals(RoundtripWait(display: display, timeoutMilliseconds: Self.connectTimeoutMilliseconds,
+                                                               interruption: nil, name: description))
+            } catch {
+                warn("libdecor: \(error.description); the window has no title bar", once: .decorations)
                 return nil
             }
             libdecorContext = context

@@ -112,9 +112,24 @@ final class LibdecorContext {
         pointer = context
     }
 
+    /// Whether libdecor's plugin has its globals. The cairo plugin binds wl_shm, wl_compositor and
+    /// wl_subcompositor in the events of a registry of its own, and libdecor 0.1.1's
+    /// `libdecor_unref` destroys them without looking: a context ended before those events were
+    /// dispatched crashed in `wl_proxy_destroy(NULL)` (wlslider leaving before its loop ran, when
+    /// the first value line met a full disk). Until they are in, the context is never ended.
+    private var pluginHasGlobals = false
+
+    /// Dispatches until the compositor has answered what libdecor and its plugin sent while the
+    /// context was made (their registries' globals among it). On a failure (the connection broke,
+    /// the compositor did not answer) the context is left unended, and goes with the process.
+    func waitForPluginGlobals(_ wait: RoundtripWait) throws(WaylandError) {
+        try wait.roundtrip(while: "waiting for libdecor's globals")
+        pluginHasGlobals = true
+    }
+
     deinit {
         if let source { loop?.removeSource(source) }
-        if let pointer { wlslider_libdecor_unref(pointer) }
+        if let pointer, pluginHasGlobals { wlslider_libdecor_unref(pointer) }
     }
 
     /// Lets `loop` poll libdecor's descriptor and call `libdecor_dispatch(context, 0)` when it is

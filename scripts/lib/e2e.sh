@@ -66,6 +66,22 @@ limit_check() {
   fi
 }
 
+# full_disk_check NAME: stdout on a full disk (>/dev/full) and stdin at its end: the first value
+# line fails, and with no other sink wlslider stops before its loop ever ran: one line naming the
+# error, exit 1, never a signal. Under weston, libdecor's context is then ended before its plugin
+# had dispatched anything (it died of SIGSEGV in wl_proxy_destroy before it waited for that).
+full_disk_check() {
+  local name=$1 status=0
+  timeout 10 "$bin/wlslider" --value 25 >/dev/full </dev/null 2>"$art/$name.err" || status=$?
+  local lines
+  lines=$(wc -l <"$art/$name.err")
+  if [[ $status -eq 1 && $lines -eq 1 ]] && grep -q 'No space left on device' "$art/$name.err"; then
+    pass "$name: exit 1: $(cat "$art/$name.err")"
+  else
+    fail "$name: exit status $status, stderr ($lines lines): $(head -c 400 "$art/$name.err" | tr '\n' '|')"
+  fi
+}
+
 # stall_check NAME PID: a 2 s glide from stdin while the compositor (PID) is stopped (SIGSTOP) for
 # 1.5 s of it, so that no frame callback comes: the value lines go on from the late-callback
 # timer, reach 100, and wlslider quits with 0. The timer fires 1.5 to 2.5 frames after the last
