@@ -108,6 +108,21 @@ struct TestCompositorLifecycleTests {
         }
     }
 
+    @Test("output from a process the launched one left behind is captured after it exited, and stop closes the pipes that process still holds")
+    func leftBehindProcess() async throws {
+        let compositor = try TestCompositor()
+        // The background job keeps the child's stdout and stderr; `exec` gives the sleep its pid.
+        let process = try compositor.launch("sh", arguments: ["-c", "(sleep 0.3; echo late-err >&2; echo late; exec sleep 30) & echo $!"])
+        let pidLine = try #require(try await compositor.waitForOutputLines(of: process, count: 1).first)
+        let leftBehind = try #require(pid_t(pidLine))
+        defer { kill(leftBehind, SIGKILL) }
+        #expect(try await compositor.waitForExit(process) == .exited(0))
+        // Reaped before the job wrote: its pipes are still read.
+        #expect(try await compositor.waitForOutputLines(of: process, count: 2) == [pidLine, "late"])
+        #expect(kill(leftBehind, 0) == 0, "the left-behind process still holds the pipes")
+        #expect(compositor.stop() == [], "no descriptor left open, though the pipes' writer still runs")
+    }
+
     @Test("a process launched with a stdin pipe reads what the test writes, and end of file when it closes it")
     func standardInputPipe() async throws {
         try await withTestCompositor { compositor in

@@ -22,7 +22,9 @@ final class ChildProcess {
     }
 }
 
-/// Reads one of a child's output pipes into its ``ProcessState``.
+/// Reads one of a child's output pipes into its ``ProcessState``, until end of file: that may come
+/// after the child has been reaped (a process it left behind still holds the pipe). The server's
+/// `pipeReaders` keeps it alive as long as its event source is registered.
 final class PipeReader {
     unowned let server: Server
     let process: ProcessID
@@ -58,6 +60,7 @@ final class PipeReader {
         wl_event_source_remove(source)
         self.source = nil
         server.ledger.close(fd)
+        withExtendedLifetime(self) { server.pipeReaders[ObjectIdentifier(self)] = nil }
     }
 
     private func append(_ bytes: ArraySlice<UInt8>) {
@@ -162,6 +165,7 @@ extension Server {
             Unmanaged<PipeReader>.fromOpaque(data!).takeUnretainedValue().drain()
             return 0
         }, Unmanaged.passUnretained(reader).toOpaque())
+        pipeReaders[ObjectIdentifier(reader)] = reader
         return reader
     }
 
@@ -185,7 +189,9 @@ extension Server {
     func reap(_ child: ChildProcess, wait: Bool) {
         var status: Int32 = 0
         guard waitpid(child.pid, &status, wait ? 0 : WNOHANG) == child.pid else { return }
-        for reader in child.readers { reader.drain() }  // everything it wrote is in the pipes now
+        // Everything it wrote is in the pipes now. A pipe not at its end yet stays watched (in
+        // `pipeReaders`): a process the child left behind still holds it.
+        for reader in child.readers { reader.drain() }
         let low = status & 0x7f
         state.processes[child.id]?.exitStatus = low == 0 ? .exited((status >> 8) & 0xff) : .signaled(low)
         if let source = child.exitSource { wl_event_source_remove(source) }
@@ -215,7 +221,6 @@ extension Server {
             try? signal(child.id, SIGKILL)
             reap(child, wait: true)
         }
-        for child in children.values { child.readers.forEach { $0.close() } }
     }
 }
 

@@ -30,6 +30,10 @@ final class Server {
     var frameCallbacks = FrameCallbackQueue()
     var waiters = Waiters()
     var children: [ProcessID: ChildProcess] = [:]
+    /// Every child output pipe still watched, until its end of file or shutdown: a pipe outlives
+    /// its child when the child leaves a process behind that holds it (a background job, an
+    /// `--exec` hook still running), and its reader must live as long as its event source.
+    var pipeReaders: [ObjectIdentifier: PipeReader] = [:]
     var keymap: Keymap?
     var keymapFD: Int32?
     var frameTimer: OpaquePointer?
@@ -210,6 +214,8 @@ final class Server {
     private func shutDown() -> [String] {
         waiters.failAll(TestCompositorError.stopped)
         stopChildren()
+        // Pipes a reaped child's leftover processes still hold: nothing more is read from them.
+        for reader in Array(pipeReaders.values) { reader.close() }
         wl_display_destroy_clients(display)
         surfaces.removeAll()
         if let frameTimer { wl_event_source_remove(frameTimer) }
