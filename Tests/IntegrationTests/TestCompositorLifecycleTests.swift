@@ -112,7 +112,7 @@ struct TestCompositorLifecycleTests {
     func leftBehindProcess() async throws {
         let compositor = try TestCompositor()
         // The background job keeps the child's stdout and stderr; `exec` gives the sleep its pid.
-        let process = try compositor.launch("sh", arguments: ["-c", "(sleep 0.3; echo late-err >&2; echo late; exec sleep 30) & echo $!"])
+        let process = try compositor.launch("sh", arguments: ["-c", "(sleep 0.3; echo late-err >&2; echo late; exec sleep 600) & echo $!"])
         let pidLine = try #require(try await compositor.waitForOutputLines(of: process, count: 1).first)
         let leftBehind = try #require(pid_t(pidLine))
         defer { kill(leftBehind, SIGKILL) }
