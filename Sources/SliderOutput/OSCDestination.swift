@@ -27,8 +27,9 @@ public struct OSCDestination: Equatable, Sendable {
         self.address = address
     }
 
-    /// Parses `HOST:PORT[/address]`; the error message quotes the text and shows an example.
-    public static func parse(_ text: String) throws(OutputOptionError) -> OSCDestination {
+    /// Parses `HOST:PORT[/address]`; the error message quotes the text and shows an example. An
+    /// address too long for its packets (bundles, when `timetagged`) to fit a UDP datagram is an error.
+    public static func parse(_ text: String, timetagged: Bool = false) throws(OutputOptionError) -> OSCDestination {
         func failure(_ why: String) -> OutputOptionError {
             OutputOptionError("--osc: \"\(text)\": \(why) (expected HOST:PORT/address, e.g. 127.0.0.1:57120/wlslider/value)")
         }
@@ -43,7 +44,42 @@ public struct OSCDestination: Equatable, Sendable {
         guard address.count > 1, !address.hasSuffix("/"), !address.contains("//") else {
             throw failure("\"\(address)\" is not an OSC address like /wlslider/value")
         }
-        return OSCDestination(host: host, port: port, address: address)
+        let destination = OSCDestination(host: host, port: port, address: address)
+        // Every send would fail with EMSGSIZE. The text is not quoted: it is tens of kilobytes.
+        guard destination.largestPacketSize(timetagged: timetagged) <= largestDatagram else {
+            throw OutputOptionError("--osc: the OSC address is \(address.utf8.count) bytes long: its "
+                                    + (timetagged ? "bundles" : "messages") + " would not fit one UDP datagram ("
+                                    + "\(largestDatagram) bytes at most)")
+        }
+        return destination
+    }
+
+    /// The most a UDP datagram carries over IPv4: 65535 bytes less the IP and UDP headers.
+    static let largestDatagram = 65_507
+
+    /// The size of the longest packet sent to this destination: the touched message, and the
+    /// value and phase messages (with the longest phase name) each alone or, `timetagged`, as one bundle.
+    func largestPacketSize(timetagged: Bool) -> Int {
+        let longestPhase = GesturePhase.allCases.max { $0.rawValue.utf8.count < $1.rawValue.utf8.count }?.rawValue ?? ""
+        func size(_ build: (inout OSCPacketBuilder) -> Void) -> Int {
+            var packet = OSCPacketBuilder()
+            build(&packet)
+            return packet.bytes.count
+        }
+        let touched = size { $0.appendMessage(touchedAddress, int: 1) }
+        guard timetagged else {
+            return max(touched, size { $0.appendMessage(address, float: 0) },
+                       size { $0.appendMessage(phaseAddress, string: longestPhase) })
+        }
+        return max(touched, size {
+            $0.beginBundle(NTPTimetag(seconds: 0, fraction: 0))
+            $0.beginElement()
+            $0.appendMessage(address, float: 0)
+            $0.endElement()
+            $0.beginElement()
+            $0.appendMessage(phaseAddress, string: longestPhase)
+            $0.endElement()
+        })
     }
 
     private static func splitHostPort(

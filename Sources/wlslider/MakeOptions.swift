@@ -133,7 +133,7 @@ extension WlsliderCommand {
             let mapping = OutputMapping(scale: scale, curve: outputCurve)
             o.format = OutputFormat(style: format, precision: try OutputFormat.parsePrecision(String(precision)),
                                     mapping: mapping)
-            o.osc = try osc.map { text throws(OutputOptionError) in try OSCDestination.parse(text) }
+            o.osc = try osc.map { text throws(OutputOptionError) in try OSCDestination.parse(text, timetagged: oscTimetags) }
             o.oscTimetags = oscTimetags
             if !exec.isEmpty { o.exec = try ExecTemplate(arguments: exec) }
             o.audioOut = try audioOut.map { text throws(OutputOptionError) in try AudioRateWriter.Destination.parse(text) }

@@ -159,6 +159,10 @@ extension StringProtocol {
         (["--scrub-speeds", "1e308,1,1,1"], ["--scrub-speeds 1e+308,1,1,1", "--scrub-offsets"]),
         (["--step", "1e999"], ["--step", "inf"]),
         (["--size", "16384x16384"], ["--size 16384x16384", "pixels"]),
+        // An OSC address whose packets no UDP datagram holds (every send would fail): refused
+        // without quoting its 70 000 bytes.
+        (["--osc", "127.0.0.1:9/" + String(repeating: "a", count: 70_000)], ["--osc", "70001 bytes", "UDP datagram"]),
+        (["--osc", "127.0.0.1:9/" + String(repeating: "a", count: 40_000), "--osc-timetags"], ["--osc", "40001 bytes", "bundles"]),
     ]
 
     /// One `Error:` line naming the option and the bad text, then only argument-parser's usage

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Testing
 @testable import SliderOutput
 
@@ -243,5 +244,59 @@ final class OSCDump {
         for _ in 0..<3000 { packet = Self.bundle([packet]) }
         guard case .failure(let error) = Self.read(packet) else { Issue.record("accepted"); return }
         #expect(error.reason == "bundles nested more than 8 deep")
+    }
+}
+
+/// An OSC address so long that its packets exceed a UDP datagram is refused when parsed (every send
+/// would fail with EMSGSIZE); the longest one accepted sends packets that arrive whole, as long
+/// as `largestPacketSize` says. Timetagged bundles carry the address twice, so their limit is
+/// about half the bare messages'.
+@Suite struct OSCDatagramLimitTests {
+    let range = SliderRange(min: 0, max: 100)
+
+    /// The longest address `parse` accepts, and the text one byte longer.
+    func longestAccepted(timetagged: Bool) throws -> (destination: OSCDestination, port: UInt16) {
+        let port = freeUDPPort()
+        func text(_ length: Int) -> String { "127.0.0.1:\(port)/" + String(repeating: "a", count: length - 1) }
+        func accepted(_ length: Int) -> Bool { (try? OSCDestination.parse(text(length), timetagged: timetagged)) != nil }
+        // Bisection: accepted(low), not accepted(high).
+        var (low, high) = (2, OSCDestination.largestDatagram)
+        #expect(accepted(low) && !accepted(high))
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if accepted(middle) { low = middle } else { high = middle }
+        }
+        let length = low
+        let refused = #expect(throws: OutputOptionError.self) { try OSCDestination.parse(text(length + 1), timetagged: timetagged) }
+        #expect(refused?.description == "--osc: the OSC address is \(length + 1) bytes long: its "
+                + (timetagged ? "bundles" : "messages") + " would not fit one UDP datagram (65507 bytes at most)")
+        return (try OSCDestination.parse(text(length), timetagged: timetagged), port)
+    }
+
+    @Test(arguments: [false, true])
+    func longestAcceptedAddressArrivesWhole(timetagged: Bool) throws {
+        let (destination, port) = try longestAccepted(timetagged: timetagged)
+        let size = destination.largestPacketSize(timetagged: timetagged)
+        #expect(size <= OSCDestination.largestDatagram && size > OSCDestination.largestDatagram - 8)
+        #expect(destination.address.utf8.count > (timetagged ? 32_000 : 65_000))
+        let address = try SocketAddress.resolveUDP(host: "127.0.0.1", port: port).get()
+        let receiver = try UDPReceiver(boundTo: address)
+        let sender = try OSCSender(destination: destination, timing: timetagged ? .timetagged(wallClockAtStart: 0) : .immediate)
+        // A value and the longest phase name: the largest packet of either timing.
+        sender.send(ValueSample(time: 1, value: 42, phase: .cancelled), range: range)
+        #expect(sender.takeWarnings() == [], "no EMSGSIZE")
+        var sizes: [Int] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 8)
+        defer { buffer.deallocate() }
+        let deadline = monotonicNow() + 5
+        while sizes.count < (timetagged ? 1 : 2) && monotonicNow() < deadline {
+            if let datagram = try receiver.receive(into: buffer) {
+                #expect(!datagram.truncated)
+                sizes.append(datagram.length)
+            } else {
+                usleep(1_000)
+            }
+        }
+        #expect(sizes.max() == size, "datagrams of \(sizes) bytes")
     }
 }
