@@ -85,7 +85,8 @@ final class JackServer {
     /// Runs `attempt` on a server of its own (`makeServer`) until jackd logs no XRun while it runs
     /// and it does not ask to be taken again, up to three times: a client that misses a period
     /// spoils a recording (jack_rec's, jack_midi_dump's stamps) whatever wlslider sent. Returns the
-    /// last attempt's result, its number and what jackd printed during it, for the checks.
+    /// last attempt's result, its number and what jackd printed during it, for the checks. Each
+    /// attempt taken again is one line on stderr.
     ///
     /// Each attempt gets a new server: after an XRun, the same server's estimate of when its
     /// periods fall can stay off by a period.
@@ -99,7 +100,14 @@ final class JackServer {
             let logBefore = server.log.count
             let (result, again) = try await attempt(server)
             let log = String(server.log.dropFirst(logBefore))
-            if (log.contains("XRun") || again) && attempts < 3 { continue }
+            if (log.contains("XRun") || again) && attempts < 3 {
+                // Said on the test log, so how often a machine needs another attempt stays visible.
+                let reason = log.split(separator: "\n").first { $0.contains("XRun") }.map { "jackd: \($0)" }
+                    ?? "the attempt asked for another"
+                let line = "JackServer: attempt \(attempts) taken again on a fresh server (\(reason))\n"
+                _ = line.withCString { write(2, $0, strlen($0)) }
+                continue
+            }
             return (result, attempts, log)
         }
     }
