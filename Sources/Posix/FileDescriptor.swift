@@ -70,6 +70,13 @@ public struct Descriptor: Hashable, Sendable, CustomStringConvertible {
         return FileKind(mode: info.st_mode)
     }
 
+    /// Which file it is (fstat).
+    public func identity() throws(Errno) -> FileIdentity {
+        var info = stat()
+        _ = try retryingInterrupts { fstat(rawValue, &info) }.get()
+        return FileIdentity(info)
+    }
+
     /// The size in bytes (fstat's st_size).
     public func size() throws(Errno) -> Int {
         var info = stat()
@@ -79,6 +86,28 @@ public struct Descriptor: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether it is a terminal.
     public var isTerminal: Bool { isatty(rawValue) == 1 }
+}
+
+/// Which file a descriptor or a path names: two names of one file (a path and an open descriptor,
+/// `/dev/stdout` and fd 1) have the same device and inode.
+public struct FileIdentity: Equatable, Sendable {
+    public let device: UInt64
+    public let inode: UInt64
+    public let kind: FileKind
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        kind = FileKind(mode: info.st_mode)
+    }
+
+    /// The file at `path`, symbolic links followed (as `open` does); nil when there is none yet or
+    /// it cannot be looked at.
+    public init?(path: String) {
+        var info = stat()
+        guard case .success = retryingInterrupts({ stat(path, &info) }) else { return nil }
+        self.init(info)
+    }
 }
 
 /// The kind of file a descriptor refers to.

@@ -201,6 +201,14 @@ public final class AudioRateWriter {
     private static func open(_ destination: Destination) throws(SinkSetupError) -> PrivateOutput {
         switch destination {
         case .path(let path):
+            // The value lines go to stdout: samples written into the same file, pipe or socket
+            // would be mixed into them (a device such as /dev/null takes both harmlessly). Checked
+            // before opening, which would truncate the file.
+            if let file = FileIdentity(path: path), file.kind != .characterDevice,
+               let standardOutput = try? Descriptor.standardOutput.identity(), file == standardOutput {
+                throw SinkSetupError("--audio-out: \"\(path)\" is stdout, where the value lines go; "
+                                     + "use --audio-out - to write the samples there instead of the lines")
+            }
             do throws(Errno) {
                 return PrivateOutput(owning: try FileDescriptor.createForWriting(path))
             } catch {

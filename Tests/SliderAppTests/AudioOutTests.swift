@@ -103,6 +103,19 @@ import Testing
         }
     }
 
+    /// `--audio-out` naming the file stdout already writes to: the samples would be mixed into the
+    /// value lines. Refused before anything is written, with status 1 and a pointer to `-`.
+    @Test(arguments: ["/dev/stdout", "/proc/self/fd/1"])
+    func stdoutUnderAnotherNameIsRefused(path: String) async throws {
+        try await withTestCompositor(StreamFixture.configuration(frames: .withheld)) { compositor in
+            let run = try WlsliderProcess(["--value", "50", "--audio-out", path, "--rate", "8000"], environment: compositor.environment)
+            #expect(try await run.waitForExit() == 1)
+            #expect(run.stdoutBytes.isEmpty)
+            #expect(run.stderrLines == ["wlslider: --audio-out: \"\(path)\" is stdout, where the value lines go; "
+                                        + "use --audio-out - to write the samples there instead of the lines"])
+        }
+    }
+
     /// The reader of the audio on stdout goes away (`wlslider --audio-out - | head -c 4000`):
     /// with nothing else to feed, wlslider ends quietly with status 0, as with value lines.
     @Test func closedStdoutEndsQuietly() async throws {
