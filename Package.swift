@@ -84,6 +84,8 @@ let package = Package(
             path: "Tools/wlslider-inject"
         ),
         .executableTarget(name: "wlslider-probe", dependencies: ["PNGImage"], path: "Tools/wlslider-probe"),
+        // The C floor client's frame in Swift, measured next to it (scripts/bench).
+        .executableTarget(name: "floor-swift", dependencies: ["Posix", "CWaylandClient", "CWaylandProtocols"], path: "Benchmarks/floor-swift"),
         .executableTarget(
             name: "wlslider-bench",
             dependencies: ["SliderEngine", "SliderRender", "SliderOutput", "TestCompositor"],

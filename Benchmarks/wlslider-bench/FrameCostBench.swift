@@ -22,9 +22,11 @@ let frameCostBenchCommand = BenchCommand(
 )
 
 private let frameCostHelp = """
-    Usage: wlslider-bench frames --wlslider PATH --floor PATH [--reference COMMAND] [--counter PATH] [--runs N] [--check-own-allocations] [--verbose] [--title TEXT]
+    Usage: wlslider-bench frames --wlslider PATH --floor PATH [--swift-floor PATH] [--reference COMMAND] [--counter PATH] [--runs N] [--check-own-allocations] [--verbose] [--title TEXT]
       --wlslider PATH       The wlslider binary to measure.
       --floor PATH          The floor client (Benchmarks/floor-client, built by scripts/bench).
+      --swift-floor PATH    The floor client's frame in Swift (Benchmarks/floor-swift), built with
+                            wlslider's release flags: what the language and its runtime add.
       --reference COMMAND   Another client (default weston-simple-shm; "" for none).
       --counter PATH        The allocation counter (alloc-counter.so) for LD_PRELOAD.
       --runs N              Runs per client for CPU (default 3).
@@ -39,6 +41,7 @@ private let frameCostHelp = """
 private struct FrameCostOptions {
     var wlslider = ""
     var floor = ""
+    var swiftFloor: String?
     var reference = "weston-simple-shm"
     var counter: String?
     var runs = 3
@@ -77,6 +80,7 @@ private func runFrameCostBench(_ arguments: [String]) -> Int32 {
         case "--reference": options.reference = value
         case "--counter": options.counter = value
         case "--compare": options.compare = value
+        case "--swift-floor": options.swiftFloor = value
         case "--runs":
             guard let n = Int(value), n > 0, n < 100 else { return usageError("--runs wants 1 to 99, got '\(value)'", help: frameCostHelp) }
             options.runs = n
@@ -119,6 +123,9 @@ private struct FrameResults: Sendable {
     var ratioWithoutReader = Double.nan
     /// The same for the binary of --compare.
     var ratioCompared = Double.nan
+    /// The Swift floor's CPU per frame ÷ the C floor's, and wlslider's ÷ the Swift floor's.
+    var ratioSwiftFloor = Double.nan
+    var ratioOverSwiftFloor = Double.nan
 }
 
 private func report(_ results: FrameResults, _ options: FrameCostOptions) {
@@ -134,6 +141,11 @@ private func report(_ results: FrameResults, _ options: FrameCostOptions) {
              "\(fixed(quiet?.cpu ?? .nan, 1)) µs = \(fixed(results.ratioWithoutReader, 2))× floor")
     if let compared = results.clients["wlslider-compare"], let path = options.compare {
         printRow("  compared: \(path)", "\(fixed(compared.cpu, 1)) µs = \(fixed(results.ratioCompared, 2))× floor")
+    }
+    if let swiftFloor = results.clients["floor-swift"] {
+        printRow("  the floor client's frame in Swift: CPU per frame",
+                 "\(fixed(swiftFloor.cpu, 1)) µs = \(fixed(results.ratioSwiftFloor, 2))× floor")
+        printRow("  wlslider over the Swift floor (ratio per run)", "\(fixed(results.ratioOverSwiftFloor, 2))×")
     }
     printRow("  wake-ups per frame (voluntary context switches)", fixed(slider?.wakeups ?? .nan, 2),
              "\(fixed(floor?.wakeups ?? .nan, 2)) | \(fixed(reference?.wakeups ?? .nan, 2))")
@@ -153,6 +165,7 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
                                          ("wlslider-null", ["/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/null", options.wlslider])]
     if !options.reference.isEmpty { clients.append(("reference", [options.reference])) }
     if let compare = options.compare { clients.append(("wlslider-compare", [compare])) }
+    if let swiftFloor = options.swiftFloor { clients.append(("floor-swift", [swiftFloor])) }
     var cpu: [String: [Double]] = [:], wakeups: [String: [Double]] = [:]
     for run in 0..<options.runs {
         var perRun: [String] = []
@@ -176,6 +189,10 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
     results.ratioWithoutReader = median(zip(cpu["wlslider-null"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
     if options.compare != nil {
         results.ratioCompared = median(zip(cpu["wlslider-compare"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
+    }
+    if options.swiftFloor != nil {
+        results.ratioSwiftFloor = median(zip(cpu["floor-swift"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
+        results.ratioOverSwiftFloor = median(zip(cpu["wlslider"] ?? [], cpu["floor-swift"] ?? []).map { $0 / $1 })
     }
     return results
 }
