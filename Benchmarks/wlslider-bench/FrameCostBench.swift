@@ -185,14 +185,13 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
         }
         results.clients[name] = (median(cpu[name] ?? [.nan]), median(wakeups[name] ?? [.nan]), allocations)
     }
-    results.ratio = median(zip(cpu["wlslider"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
-    results.ratioWithoutReader = median(zip(cpu["wlslider-null"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
-    if options.compare != nil {
-        results.ratioCompared = median(zip(cpu["wlslider-compare"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
-    }
+    func ratio(_ client: String, over other: String) -> Double { medianRatio(cpu[client] ?? [], cpu[other] ?? []) }
+    results.ratio = ratio("wlslider", over: "floor")
+    results.ratioWithoutReader = ratio("wlslider-null", over: "floor")
+    if options.compare != nil { results.ratioCompared = ratio("wlslider-compare", over: "floor") }
     if options.swiftFloor != nil {
-        results.ratioSwiftFloor = median(zip(cpu["floor-swift"] ?? [], cpu["floor"] ?? []).map { $0 / $1 })
-        results.ratioOverSwiftFloor = median(zip(cpu["wlslider"] ?? [], cpu["floor-swift"] ?? []).map { $0 / $1 })
+        results.ratioSwiftFloor = ratio("floor-swift", over: "floor")
+        results.ratioOverSwiftFloor = ratio("wlslider", over: "floor-swift")
     }
     return results
 }

@@ -65,9 +65,7 @@ public struct Descriptor: Hashable, Sendable, CustomStringConvertible {
 
     /// What kind of file this is (fstat).
     public func kind() throws(Errno) -> FileKind {
-        var info = stat()
-        _ = try retryingInterrupts { fstat(rawValue, &info) }.get()
-        return FileKind(mode: info.st_mode)
+        try identity().kind
     }
 
     /// Which file it is (fstat).

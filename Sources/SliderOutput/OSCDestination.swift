@@ -58,28 +58,56 @@ public struct OSCDestination: Equatable, Sendable {
     static let largestDatagram = 65_507
 
     /// The size of the longest packet sent to this destination: the touched message, and the
-    /// value and phase messages (with the longest phase name) each alone or, `timetagged`, as one bundle.
+    /// value and phase messages (with the longest phase name) each alone or, `timetagged`, as one
+    /// bundle. Measured by building them as the sender does.
     func largestPacketSize(timetagged: Bool) -> Int {
-        let longestPhase = GesturePhase.allCases.max { $0.rawValue.utf8.count < $1.rawValue.utf8.count }?.rawValue ?? ""
+        let longestPhase = GesturePhase.allCases.max { $0.rawValue.utf8.count < $1.rawValue.utf8.count }
+        var packet = OSCPacketBuilder()
         func size(_ build: (inout OSCPacketBuilder) -> Void) -> Int {
-            var packet = OSCPacketBuilder()
             build(&packet)
             return packet.bytes.count
         }
-        let touched = size { $0.appendMessage(touchedAddress, int: 1) }
+        let touched = size { build(touched: true, into: &$0) }
         guard timetagged else {
-            return max(touched, size { $0.appendMessage(address, float: 0) },
-                       size { $0.appendMessage(phaseAddress, string: longestPhase) })
+            return max(touched, size { build(value: 0, into: &$0) }, size { build(phase: longestPhase ?? .idle, into: &$0) })
         }
-        return max(touched, size {
-            $0.beginBundle(NTPTimetag(seconds: 0, fraction: 0))
-            $0.beginElement()
-            $0.appendMessage(address, float: 0)
-            $0.endElement()
-            $0.beginElement()
-            $0.appendMessage(phaseAddress, string: longestPhase)
-            $0.endElement()
-        })
+        return max(touched, size { buildBundle(NTPTimetag(seconds: 0, fraction: 0), value: 0, phase: longestPhase, into: &$0) })
+    }
+
+    // MARK: The packets (each replaces what `packet` held)
+
+    /// `<address>/touched` with `,i` 1 (a gesture holds the slider) or 0.
+    func build(touched: Bool, into packet: inout OSCPacketBuilder) {
+        packet.reset()
+        packet.appendMessage(touchedAddress, int: touched ? 1 : 0)
+    }
+
+    /// The value message: `<address>` with `,f`.
+    func build(value: Float, into packet: inout OSCPacketBuilder) {
+        packet.reset()
+        packet.appendMessage(address, float: value)
+    }
+
+    /// The phase message: `<address>/phase` with the phase name.
+    func build(phase: GesturePhase, into packet: inout OSCPacketBuilder) {
+        packet.reset()
+        packet.appendMessage(phaseAddress, string: phase.rawValue)
+    }
+
+    /// A bundle stamped `timetag` holding the value message, then the phase message, each if given.
+    func buildBundle(_ timetag: NTPTimetag, value: Float?, phase: GesturePhase?, into packet: inout OSCPacketBuilder) {
+        packet.reset()
+        packet.beginBundle(timetag)
+        if let value {
+            packet.beginElement()
+            packet.appendMessage(address, float: value)
+            packet.endElement()
+        }
+        if let phase {
+            packet.beginElement()
+            packet.appendMessage(phaseAddress, string: phase.rawValue)
+            packet.endElement()
+        }
     }
 
     private static func splitHostPort(

@@ -89,8 +89,7 @@ public final class OSCSender {
     /// sample, then `flush`); a datagram either leaves whole or not at all, so there is nothing partial to wait for.
     public func flush() {
         if let touched = unsentTouch {
-            packet.reset()
-            packet.appendMessage(destination.touchedAddress, int: touched ? 1 : 0)
+            destination.build(touched: touched, into: &packet)
             guard transmit() else { return }
             unsentTouch = nil
         }
@@ -117,34 +116,21 @@ public final class OSCSender {
     public func takeWarnings() -> [String] { warnings.take() }
 
     private func sendValue(_ value: Float) -> Bool {
-        packet.reset()
-        packet.appendMessage(destination.address, float: value)
+        destination.build(value: value, into: &packet)
         guard transmit() else { return false }
         deliveredValue = value
         return true
     }
 
     private func sendPhase(_ phase: GesturePhase) -> Bool {
-        packet.reset()
-        packet.appendMessage(destination.phaseAddress, string: phase.rawValue)
+        destination.build(phase: phase, into: &packet)
         guard transmit() else { return false }
         deliveredPhase = phase
         return true
     }
 
     private func sendBundle(_ timetag: NTPTimetag, value: Float?, phase: GesturePhase?) -> Bool {
-        packet.reset()
-        packet.beginBundle(timetag)
-        if let value {
-            packet.beginElement()
-            packet.appendMessage(destination.address, float: value)
-            packet.endElement()
-        }
-        if let phase {
-            packet.beginElement()
-            packet.appendMessage(destination.phaseAddress, string: phase.rawValue)
-            packet.endElement()
-        }
+        destination.buildBundle(timetag, value: value, phase: phase, into: &packet)
         guard transmit() else { return false }
         if let value { deliveredValue = value }
         if let phase { deliveredPhase = phase }
