@@ -7,8 +7,15 @@ import Posix
 /// Their base is unspecified (CLOCK_MONOTONIC on every compositor seen here; a test compositor may
 /// run a virtual clock), so the first stamp fixes an offset to the app's monotonic clock. Between
 /// stamps, time is extrapolated from the last one with the monotonic clock. A compositor clock
-/// that runs ahead of ours by over a second, or lags over ten, is resynchronised: animations can
-/// neither stall nor leap because of it.
+/// that runs ahead of ours by over a second is resynchronised, and so is a stamp that falls more
+/// than ten seconds behind the last one's time extrapolated to now (a stale stamp, or a jump to
+/// another base): animations can neither stall nor leap because of it.
+///
+/// The lag is judged from the last stamp, not from the first: a clock that simply runs slower
+/// than ours, such as a test compositor's virtual clock stepped 16 ms at a time by a test on a
+/// loaded machine, drifts behind by any amount over a long run without ever jumping. Judged
+/// from the first stamp, that drift once crossed ten seconds in the middle of a glide, and the
+/// resynchronisation carried the engine on by the real time since the last step.
 ///
 /// After the first resynchronisation a stamp may run ahead by only `resyncedAllowance`: such a
 /// compositor is not a test's virtual clock running ahead on purpose, and KWin 5.27 needs it.
@@ -27,6 +34,8 @@ final class AppClock {
     private var aheadAllowance = 1.0
     /// `aheadAllowance` once stamps needed resynchronising: about one frame.
     static let resyncedAllowance = 0.02
+    /// How far (seconds) a stamp may fall behind the last one's time extrapolated to now.
+    static let lagAllowance = 10.0
 
     init(clock: any MonotonicClock = SystemClock.shared) {
         source = clock
@@ -54,7 +63,8 @@ final class AppClock {
         let offset = self.offset ?? seconds - m
         var t = seconds - offset - origin
         let ours = m - origin
-        if t > ours + aheadAllowance || t < ours - 10 {
+        let lag = lastStamp.map { (m - $0.monotonic) - Double(ms - $0.milliseconds) / 1000 } ?? 0
+        if t > ours + aheadAllowance || lag > Self.lagAllowance {
             // Carry on from where the engine's time stands, so that the resynchronisation
             // neither freezes animations (time sent back) nor makes them leap (sent forward).
             t = lastStamp.map { $0.time + (m - $0.monotonic) } ?? ours

@@ -63,4 +63,32 @@ import Testing
         let stale = clock.time(ofStamp: 51_000)  // claims 1 s passed; 30 s did
         #expect(abs(stale - 30.0) < 1e-9)
     }
+
+    /// A stamp far behind the last one, even when both lie within ten seconds of our own clock's
+    /// time since start: a jump to another base that lags.
+    @Test func aStampJumpingBackIsResynchronised() {
+        let (manual, clock) = makeClock()
+        manual.advance(byMilliseconds: 5_000)
+        let first = clock.time(ofStamp: 100_000)
+        manual.advance(byMilliseconds: 16)
+        let back = clock.time(ofStamp: 88_000)  // 12 s back, 16 ms after
+        #expect(abs(back - (first + 0.016)) < 1e-9)
+    }
+
+    /// A clock that runs slower than ours (a test's virtual clock, stepped 16 ms at a time while
+    /// 700 ms pass) is followed stamp by stamp, however far behind ours it drifts: no step leaps
+    /// by the real time between stamps, before or after the drift passes ten seconds.
+    @Test func aSlowClockIsFollowedWithoutLeaps() {
+        let (manual, clock) = makeClock()
+        var stamp: UInt32 = 7_000
+        var previous = clock.time(ofStamp: stamp)
+        for step in 1...30 {
+            manual.advance(byMilliseconds: 700)
+            stamp += 16
+            let t = clock.time(ofStamp: stamp)
+            #expect(abs(t - previous - 0.016) < 1e-9, "step \(step), \(Double(step) * 0.684) s behind ours: \(t - previous) s")
+            previous = t
+        }
+        #expect(clock.now() >= previous, "now() runs on from the last stamp")
+    }
 }
