@@ -231,14 +231,18 @@ final class SliderController: SliderSurfaceDelegate {
         watchForLateCallback(requestedAt: callbackRequestedAt ?? loop.now())
     }
 
-    /// The late-callback timer for a callback asked for at `requestedAt`. It may fire up to a
-    /// frame later than that (the loop then moves its wake-up only every other frame, not at
-    /// every frame), but never earlier.
+    /// The late-callback timer for a callback asked for at `requestedAt`. It may fire up to two
+    /// frames later than that (so at most three and a half frames after the request), never
+    /// earlier. The loop sets its wake-up at the end of that leeway, which then still lies
+    /// within the next frame's watch even when callbacks come a frame and a half apart (headless
+    /// weston answers every 25 ms at "60 Hz"): the wake-up is set again only every other frame.
+    /// With one frame of leeway it lay on the very edge of the next frame's watch, and was set
+    /// again at 86 of 88 frames under weston.
     private func watchForLateCallback(requestedAt: MonotonicInstant) {
         frameTimerDraws = false
         let interval = frameInterval
         loop.schedule(frameTimer, at: requestedAt.advanced(byMilliseconds: lateCallbackMilliseconds(frameInterval: interval)),
-                      leewayMilliseconds: interval)
+                      leewayMilliseconds: 2 * interval)
     }
 
     /// Emits the value at this moment without drawing, and carries on at the frame rate while it

@@ -239,6 +239,31 @@ struct FailureTests {
         }
     }
 
+    /// Frame callbacks that stop mid-glide (the window is minimised while it moves): the watch
+    /// for a late callback, moved with every frame, notices within three and a half frames of the
+    /// last request (a frame and a half, plus its two frames of leeway), and the stream goes on
+    /// at the refresh rate to the target.
+    @Test func callbacksStoppingMidGlideLeaveAShortGap() async throws {
+        try await withTestCompositor(StreamFixture.configuration()) { compositor in
+            let (run, _) = try await compositor.startWlslider(["--value", "0", "--format", "json", "--precision", "4",
+                                                               "--jump-duration", "1", "--curve", "linear"])
+            try await run.waitForLines("the initial value") { $0.count == 1 }
+            run.send("100\n")
+            _ = try await run.waitForLines("ten frames of the glide") { $0.count >= 11 }
+            try compositor.setFrameCallbackMode(.withheld)
+            let lines = try await run.waitForLines("the glide to end") { $0.last?.contains("\"value\":100.0000") == true }
+            let times = lines.dropFirst().compactMap { line in line.split(separator: ",").first { $0.contains("\"t\"") }
+                .flatMap { Int($0.split(separator: ":")[1]) } }
+            let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+            #expect(times.count >= 50, "a 1 s glide at 60 Hz gives about 60 samples: \(times.count)")
+            // The first sample is drawn at once when the value arrives, anywhere between two ticks.
+            #expect(gaps.dropFirst().allSatisfy { $0 >= 10 && $0 <= 75 }, "no gap longer than 3.5 frames and some slack: \(gaps)")
+            #expect(gaps.filter { $0 > 30 }.count <= 1, "one gap where the callbacks stopped, frames before and after: \(gaps)")
+            run.send("quit\n")
+            #expect(try await run.waitForExit(timeout: .seconds(5)) == 0)
+        }
+    }
+
     // MARK: The way out
 
     /// SIGTERM mid-glide: every sink ends on the target — stdout's last line, and the last sample
