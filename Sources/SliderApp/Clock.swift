@@ -11,6 +11,11 @@ import Posix
 /// than ten seconds behind the last one's time extrapolated to now (a stale stamp, or a jump to
 /// another base): animations can neither stall nor leap because of it.
 ///
+/// A stamp that does not move on from the last one (a stale presentation time, a stamp of
+/// another base that lags this one, a compositor whose clock stands still) tells nothing new:
+/// time then runs on from the last stamp that moved, as between stamps. A glide still ends in
+/// its own duration under a compositor that stamps every frame with the same time.
+///
 /// The lag is judged from the last stamp, not from the first: a clock that simply runs slower
 /// than ours, such as a test compositor's virtual clock stepped 16 ms at a time by a test on a
 /// loaded machine, drifts behind by any amount over a long run without ever jumping. Judged
@@ -59,6 +64,9 @@ final class AppClock {
     func time(ofStamp raw: UInt32) -> Double {
         let m = monotonicSeconds()
         let ms = unwrap(raw)
+        if let last = lastStamp, ms <= last.milliseconds {
+            return last.time + (m - last.monotonic)
+        }
         let seconds = Double(ms) / 1000
         let offset = self.offset ?? seconds - m
         var t = seconds - offset - origin

@@ -226,6 +226,37 @@ struct WlsliderHostileCompositorTests {
         }
     }
 
+    @Test("frame callbacks all stamped with one time (a clock that stands still) still carry a glide to its end in its own duration, each frame later than the one before")
+    func frameTimeStandingStill() async throws {
+        try await withTestCompositor { compositor in
+            let slider = try await SliderRun.launch(compositor, ["--value", "0"], standardInput: true)
+            let stamp = compositor.state.time
+            _ = try slider.takeLines()
+            try compositor.writeStandardInput(slider.process, "100\n")
+            let surface = slider.surface
+            try await compositor.waitUntil("a frame for the stdin command") { ($0.surfaces[surface]?.frameCallbacksPending ?? 0) > 0 }
+            let started = ContinuousClock.now
+            var lines: [ValueLine] = []
+            var callbacks = 0
+            while lines.last?.value != 100, ContinuousClock.now - started < .seconds(15) {
+                try await Task.sleep(for: .milliseconds(16))
+                callbacks += try compositor.sendFrameCallbacks()
+                try await slider.sync()
+                lines += try slider.takeLines()
+            }
+            let elapsed = ContinuousClock.now - started
+            let values = lines.map(\.value), times = lines.map(\.t)
+            #expect(compositor.state.time == stamp, "every callback carried the same time")
+            #expect(values.last == 100, "the 0.25 s glide ended within 15 s of callbacks: \(values)")
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "climbing, no frame without progress: \(values)")
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "each frame at a later time: \(times)")
+            // How many frames it takes depends on how fast this loop runs, not on the stamps:
+            // the glide ends 0.25 s after the command, at the first callback after that.
+            #expect(elapsed < .seconds(3), "took \(elapsed) for a 0.25 s glide (\(callbacks) callbacks): \(values)")
+            try await slider.quit(expectingWarnings: [])
+        }
+    }
+
     @Test("releases of buffers not held, done sent fifty times on one frame callback and a storm of configures change nothing")
     func spuriousEvents() async throws {
         try await withTestCompositor { compositor in

@@ -91,4 +91,28 @@ import Testing
         }
         #expect(clock.now() >= previous, "now() runs on from the last stamp")
     }
+
+    /// A compositor whose clock stands still (every frame stamped alike): time runs on from the
+    /// last stamp that moved, as between stamps, and a stamp that moves on is followed again.
+    @Test func aStampStandingStillGivesTimeSinceTheLastThatMoved() {
+        let (manual, clock) = makeClock()
+        let first = clock.time(ofStamp: 40_000)
+        for frame in 1...30 {
+            manual.advance(byMilliseconds: 16)
+            #expect(abs(clock.time(ofStamp: 40_000) - (first + 0.016 * Double(frame))) < 1e-9, "frame \(frame)")
+        }
+        manual.advance(byMilliseconds: 16)
+        #expect(abs(clock.time(ofStamp: 40_496) - (first + 0.496)) < 1e-9, "31 frames of 16 ms: the stamp moved on with them")
+    }
+
+    /// A stamp a little behind the last (a frame's presentation time after an input event
+    /// stamped later) does not send time back: it is now, as extrapolated.
+    @Test func aStampALittleBehindIsNow() {
+        let (manual, clock) = makeClock()
+        let input = clock.time(ofStamp: 10_020)
+        manual.advance(byMilliseconds: 3)
+        #expect(abs(clock.time(ofStamp: 10_016) - (input + 0.003)) < 1e-9)
+        manual.advance(byMilliseconds: 13)
+        #expect(abs(clock.time(ofStamp: 10_036) - (input + 0.016)) < 1e-9, "the next stamp that moves is followed")
+    }
 }
