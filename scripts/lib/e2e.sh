@@ -84,8 +84,8 @@ full_disk_check() {
 
 # stall_check NAME PID: a 2 s glide from stdin while the compositor (PID) is stopped (SIGSTOP) for
 # 1.5 s of it, so that no frame callback comes: the value lines go on from the late-callback
-# timer, reach 100, and wlslider quits with 0. The timer fires 1.5 to 2.5 frames after the last
-# callback was asked for (42 ms at 60 Hz), then lines come every frame: never more than 50 ms apart
+# timer, reach 100, and wlslider quits with 0. The timer fires 1.5 to 3.5 frames after the last
+# callback was asked for (58 ms at 60 Hz), then lines come every frame: never more than 65 ms apart
 # by their own stamps.
 stall_check() {
   local name=$1 pid=$2 status=0 report
@@ -105,7 +105,7 @@ stall_check() {
     NR >= 2 && v >= 100 { done = 1 }
     { last = t; lastValue = v; n++ }
     END {
-      ok = status == 0 && n > 60 && done && lastValue == 100 && worst <= 50
+      ok = status == 0 && n > 60 && done && lastValue == 100 && worst <= 65
       printf "%s|%d lines, longest gap %d ms while gliding, last value %s, exit %d", ok ? "PASS" : "FAIL", n, worst, lastValue, status
     }' "$art/$name.jsonl")
   [[ -s "$art/$name.err" ]] && report="FAIL|stderr: $(head -c 300 "$art/$name.err" | tr '\n' '|')"
