@@ -169,7 +169,10 @@ private func measureAll(_ options: FrameCostOptions) async throws -> FrameResult
     var cpu: [String: [Double]] = [:], wakeups: [String: [Double]] = [:]
     for run in 0..<options.runs {
         var perRun: [String] = []
-        for (name, command) in clients {
+        // Each run starts one client further down the list, so that no client always runs at
+        // the same place in the round, after the same neighbour.
+        for offset in clients.indices {
+            let (name, command) = clients[(offset + run) % clients.count]
             let window = try await measure(name: name, command: command, counter: nil, seconds: options.windowSeconds)
             cpu[name, default: []].append(window.cpuMicrosecondsPerFrame)
             wakeups[name, default: []].append(window.perFrame(window.wakeups))
