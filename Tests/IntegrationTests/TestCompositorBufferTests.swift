@@ -161,13 +161,16 @@ struct TestCompositorBufferTests {
             let surface = try await compositor.waitForSurface(role: .toplevel)
             _ = try await compositor.waitForCommit(on: surface, after: 0) { $0.buffer != nil }
             let client = try await compositor.waitForClient()
-            let busy = try await compositor.requestRate(of: client, request: "wl_surface.commit", over: .milliseconds(300))
+            let busy = try await compositor.requestRate(of: client, request: "wl_surface.commit", over: .milliseconds(600))
             try compositor.setFrameCallbackMode(.withheld)
             let pending = try await compositor.waitFor("the client to wait for a frame callback") { state in
                 state.surfaces[surface].flatMap { $0.frameCallbacksPending > 0 ? $0.commitCount : nil }
             }
             let idle = try await compositor.requestRate(of: client, over: .milliseconds(300))
-            #expect(busy > 100, "with immediate callbacks simple-shm draws continuously (\(busy) commits/s)")
+            // Faster than a 60 Hz output would let it, by a margin. Drawing its 250×250 frames in
+            // software beside the whole parallel suite, it managed 96 a second in a CI run (and
+            // 87 with three busy loops more), so "over 100" was a bet on a quiet machine.
+            #expect(busy > 75, "with immediate callbacks simple-shm draws continuously (\(busy) commits/s)")
             #expect(idle == 0, "with callbacks withheld it sends nothing (\(idle) requests/s after commit \(pending))")
             try compositor.signal(process, SIGKILL)
             #expect(try await compositor.waitForExit(process) == .signaled(SIGKILL))
