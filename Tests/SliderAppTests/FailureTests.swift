@@ -274,7 +274,9 @@ struct FailureTests {
         defer { removeDirectory(directory) }
         let audio = directory + "/a.f32"
         try await withTestCompositor(StreamFixture.configuration()) { compositor in
-            let (run, _) = try await compositor.startWlslider(["--value", "0", "--jump-duration", "5", "--audio-out", audio, "--rate", "8000"])
+            // A glide of 60 s: SIGTERM lands while it is under way however long this test waits
+            // to see it start (a sanitized run once saw a 5 s glide end before it looked).
+            let (run, _) = try await compositor.startWlslider(["--value", "0", "--jump-duration", "60", "--audio-out", audio, "--rate", "8000"])
             run.send("100\n")
             try await run.waitForLines("the glide under way") { numbers($0).last.map { $0 > 0 && $0 < 50 } ?? false }
             run.signal(SIGTERM)

@@ -32,10 +32,11 @@ import Testing
 
             let sets = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
                 .filter { $0.hasPrefix("timerfd_settime(") }.count
-            // 1.5 s at 50 Hz: about 75 frames. A few sets more than half of them: the first
-            // watch, and the one the glide's end disarms.
+            // 1.5 s at 50 Hz: about 75 frames, and about half as many settings (the first watch
+            // and the disarming at the glide's end besides). With a frame of leeway it was one a
+            // frame (76 in 77); a loaded machine, whose frames come late, falls in between.
             #expect(frames >= 50, "a 1.5 s glide committed only \(frames) frames")
-            #expect(Double(sets) <= Double(frames) * 0.6 + 3, "\(sets) timer settings in \(frames) frames")
+            #expect(Double(sets) <= Double(frames) * 0.75 + 3, "\(sets) timer settings in \(frames) frames")
         }
     }
 }
