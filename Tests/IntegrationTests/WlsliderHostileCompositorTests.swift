@@ -226,7 +226,7 @@ struct WlsliderHostileCompositorTests {
         }
     }
 
-    @Test("frame callbacks all stamped with one time (a clock that stands still) still carry a glide to its end in its own duration, each frame later than the one before")
+    @Test("frame callbacks all stamped with one time (a clock that stands still) still carry a glide to its end, each frame later than the one before")
     func frameTimeStandingStill() async throws {
         try await withTestCompositor { compositor in
             let slider = try await SliderRun.launch(compositor, ["--value", "0"], standardInput: true)
@@ -249,10 +249,12 @@ struct WlsliderHostileCompositorTests {
             #expect(compositor.state.time == stamp, "every callback carried the same time")
             #expect(values.last == 100, "the 0.25 s glide ended within 15 s of callbacks: \(values)")
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "climbing, no frame without progress: \(values)")
-            #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "each frame at a later time: \(times)")
-            // How many frames it takes depends on how fast this loop runs, not on the stamps:
-            // the glide ends 0.25 s after the command, at the first callback after that.
-            #expect(elapsed < .seconds(3), "took \(elapsed) for a 0.25 s glide (\(callbacks) callbacks): \(values)")
+            // How many frames it takes depends on how fast this loop runs, not on the stamps: the
+            // glide ends at the first callback 0.25 s after the command. No bound on the time it
+            // took, though: beside the parallel suite one turn of this loop can take seconds. The
+            // old rule showed here as frames at one and the same time (3.3 s and 26 callbacks on
+            // a quiet machine).
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "each frame at a later time: \(times) (\(callbacks) callbacks in \(elapsed))")
             try await slider.quit(expectingWarnings: [])
         }
     }
