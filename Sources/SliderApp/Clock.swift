@@ -55,7 +55,7 @@ final class AppClock {
     /// what it returned before.
     func now() -> Double {
         let m = monotonicSeconds()
-        let extrapolated = lastStamp.map { $0.time + (m - $0.monotonic) } ?? m - origin
+        let extrapolated = extrapolatedFromLastStamp(to: m) ?? m - origin
         latest = max(latest, extrapolated)
         return latest
     }
@@ -64,8 +64,8 @@ final class AppClock {
     func time(ofStamp raw: UInt32) -> Double {
         let m = monotonicSeconds()
         let ms = unwrap(raw)
-        if let last = lastStamp, ms <= last.milliseconds {
-            return last.time + (m - last.monotonic)
+        if let last = lastStamp, ms <= last.milliseconds, let t = extrapolatedFromLastStamp(to: m) {
+            return t
         }
         let seconds = Double(ms) / 1000
         let offset = self.offset ?? seconds - m
@@ -75,12 +75,17 @@ final class AppClock {
         if t > ours + aheadAllowance || lag > Self.lagAllowance {
             // Carry on from where the engine's time stands, so that the resynchronisation
             // neither freezes animations (time sent back) nor makes them leap (sent forward).
-            t = lastStamp.map { $0.time + (m - $0.monotonic) } ?? ours
+            t = extrapolatedFromLastStamp(to: m) ?? ours
             aheadAllowance = Self.resyncedAllowance
         }
         self.offset = seconds - t - origin
         lastStamp = (ms, raw, t, m)
         return t
+    }
+
+    /// The last stamp's engine time carried on to monotonic seconds `m`; nil before any stamp.
+    private func extrapolatedFromLastStamp(to m: Double) -> Double? {
+        lastStamp.map { $0.time + (m - $0.monotonic) }
     }
 
     /// Continues the millisecond count across the 32-bit wrap (every 49.7 days).
