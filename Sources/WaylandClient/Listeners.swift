@@ -122,10 +122,6 @@ enum Listeners {
         done: { data, _, _ in owner(data, RoundtripWait.self).syncDone() }
     ))
 
-    nonisolated(unsafe) static let frameCallback = permanent(wl_callback_listener(
-        done: { data, _, time in owner(data, SliderSurface.self).frameDone(time: time) }
-    ))
-
     nonisolated(unsafe) static let fractionalScale = permanent(wp_fractional_scale_v1_listener(
         preferred_scale: { data, _, scale in owner(data, SliderSurface.self).preferredScale(scale) }
     ))
@@ -162,7 +158,25 @@ enum Listeners {
         closed: { data, _ in owner(data, LayerSurface.self).closed() }
     ))
 
-    nonisolated(unsafe) static let buffer = permanent(wl_buffer_listener(
-        release: { data, _ in owner(data, ShmBuffer.self).release() }
-    ))
+}
+
+/// The events of every animated frame, `wl_callback.done` of the frame callback and
+/// `wl_buffer.release`, come through dispatchers instead of listener tables: libwayland hands a
+/// dispatcher the event's decoded arguments as they are, where a listener is called through libffi
+/// (a call interface prepared and made for every event). Each of these interfaces has one event,
+/// opcode 0; the dispatcher's first argument is the object registered with it, unretained.
+enum Dispatchers {
+    /// `wl_callback.done(time)` of a frame callback, for the `SliderSurface` that asked for it.
+    static let frameCallback: wl_dispatcher_func_t = { object, _, opcode, _, arguments in
+        guard opcode == 0, let object, let arguments else { return 0 }
+        Unmanaged<SliderSurface>.fromOpaque(object).takeUnretainedValue().frameDone(time: arguments[0].u)
+        return 0
+    }
+
+    /// `wl_buffer.release`, for its `ShmBuffer`.
+    static let buffer: wl_dispatcher_func_t = { object, _, opcode, _, _ in
+        guard opcode == 0, let object else { return 0 }
+        Unmanaged<ShmBuffer>.fromOpaque(object).takeUnretainedValue().release()
+        return 0
+    }
 }

@@ -129,7 +129,7 @@ final class ShmBuffer {
         self.offset = offset
         self.size = size
         self.stride = stride
-        wl_buffer_add_listener(proxy, Listeners.buffer, Unmanaged.passUnretained(self).toOpaque())
+        wl_proxy_add_dispatcher(proxy, Dispatchers.buffer, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     deinit {

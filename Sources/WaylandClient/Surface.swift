@@ -291,7 +291,7 @@ public final class SliderSurface {
     private func addFrameCallback() {
         guard frameCallback == nil else { return }
         let callback = wl_surface_frame(proxy)
-        wl_callback_add_listener(callback, Listeners.frameCallback, Unmanaged.passUnretained(self).toOpaque())
+        wl_proxy_add_dispatcher(callback, Dispatchers.frameCallback, Unmanaged.passUnretained(self).toOpaque(), nil)
         frameCallback = callback
     }
 
