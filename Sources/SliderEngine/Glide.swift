@@ -164,12 +164,18 @@ struct Glide: Sendable, Equatable {
         case let .curve(start, duration, curve, gap, y0):
             // The hot loop of `--audio-out`: the curve is solved per sample, so it gets a solver
             // that carries its parameter from sample to sample (see TimingCurveSampler).
+            // Each sample's time and progress come from reciprocals worked out once, not from a
+            // division each: they differ from `value(at:)`'s by an ulp of a Double, far below a
+            // Float sample's. A fresh glide (y0 = 0) needs no division by 1 − y0 either.
             var sampler = TimingCurveSampler(curve)
+            let secondsPerSample = 1 / sampleRate, perSecond = 1 / duration
+            let fresh = y0 == 0
             while i < buffer.count {
-                let t = startTime + Double(i) / sampleRate
+                let t = startTime + Double(i) * secondsPerSample
                 if t >= end { break }
-                let y = t <= start ? 0 : sampler.value(at: (t - start) / duration)
-                base[i] = Float(saturating: target + gap * ((1 - max(y, y0)) / (1 - y0)))
+                let y = t <= start ? 0 : sampler.value(at: (t - start) * perSecond)
+                let remaining = fresh ? 1 - max(y, 0) : (1 - max(y, y0)) / (1 - y0)
+                base[i] = Float(saturating: target + gap * remaining)
                 i += 1
             }
         case .spring:
