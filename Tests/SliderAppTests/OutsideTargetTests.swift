@@ -25,15 +25,28 @@ func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.bigEndian) { Array($0) }
 }
 
-/// Starts wlslider with `--osc-listen 127.0.0.1:PORT` on a free port below the ephemeral range.
+/// Starts wlslider with `--osc-listen 127.0.0.1:PORT` on a port below the ephemeral range that
+/// nothing holds (another test's wlslider included). On a port in use wlslider exits 1 before it
+/// shows a window, and the start would wait for that window until its patience ran out.
 func startListening(_ arguments: [String], compositor: TestCompositor, jack: JackServer? = nil) async throws -> (WlsliderProcess, UInt16) {
-    for _ in 0..<5 {
-        let port = UInt16.random(in: 20_000...32_000)
-        let args = arguments + ["--osc-listen", "127.0.0.1:\(port)"]
-        let run = jack == nil ? try await compositor.startWlslider(args).0 : try await startJackWlslider(args, server: jack!, compositor: compositor)
-        if run.exitCode == nil { return (run, port) }
+    guard let port = (0..<100).lazy.map({ _ in UInt16.random(in: 20_000...32_000) }).first(where: udpPortIsFree) else {
+        throw WaitTimeout(description: "no free UDP port for --osc-listen")
     }
-    throw WaitTimeout(description: "no free UDP port for --osc-listen")
+    let args = arguments + ["--osc-listen", "127.0.0.1:\(port)"]
+    let run = jack == nil ? try await compositor.startWlslider(args).0 : try await startJackWlslider(args, server: jack!, compositor: compositor)
+    return (run, port)
+}
+
+/// Whether UDP `port` can be bound on every address now: a bind to the wildcard address fails
+/// while any address holds the port.
+func udpPortIsFree(_ port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: port.bigEndian, sin_addr: in_addr(s_addr: INADDR_ANY), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    return withUnsafeBytes(of: &address) { bytes in
+        bind(fd, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count)) == 0
+    }
 }
 
 @Suite struct OSCListenTests {
