@@ -157,7 +157,6 @@ enum Listeners {
         },
         closed: { data, _ in owner(data, LayerSurface.self).closed() }
     ))
-
 }
 
 /// The events of every animated frame, `wl_callback.done` of the frame callback and
