@@ -163,6 +163,7 @@ final class SliderRun {
         }
         try send()
         try await sync()
+        if carriesTime { time.stampHandled() }
     }
 
     /// Advances the virtual clock by `milliseconds` (answering the pending frame callback), waits
@@ -176,7 +177,7 @@ final class SliderRun {
         if answered > 0 { time.sent(virtual: compositor.state.time, at: sending) }
         try await sync()
         if answered > 0 {
-            time.answeredFrame()
+            time.stampHandled()
             let printed = try lines()
             if printed.count > printedBefore, let line = printed.last { virtualMinusEngine = Int64(compositor.state.time) - line.t }
         }
@@ -330,7 +331,12 @@ final class SliderRun {
 struct TimeKeeper {
     /// The virtual time at launch: at or before wlslider's first timestamp.
     let launchVirtual: UInt32
-    /// Real time at the end of the first answered frame callback: after wlslider's first timestamp.
+    /// Real time once wlslider has handled the first timestamp sent, an input event's or a frame
+    /// callback's: just after wlslider's clock took its base from it. Anchored at the first
+    /// answered frame callback only, it lay as late as the test's input before that frame had
+    /// taken (seconds, on a loaded machine): the virtual clock then looked that far ahead, and
+    /// the harness slept before the next frame for so long (over 10 s in a CI run) that wlslider
+    /// took the stamp for a stale one and resynchronised, ending a glide in one frame.
     private var realAnchor: ContinuousClock.Instant?
     private let origin = ContinuousClock.now
     /// The largest (virtual ms − real ms since `origin`) over every timestamp sent, taken when sent.
@@ -348,8 +354,9 @@ struct TimeKeeper {
         latestOffset = max(latestOffset, Double(virtual) - milliseconds(instant))
     }
 
-    /// A frame callback was answered and handled: anchors real time for ``delayBeforeAdvancing(to:now:)``.
-    mutating func answeredFrame() {
+    /// A timestamp (input or frame callback) was sent and handled: anchors real time for
+    /// ``delayBeforeAdvancing(to:now:)``.
+    mutating func stampHandled() {
         if realAnchor == nil { realAnchor = .now }
     }
 
