@@ -2,7 +2,8 @@
  * The memory a client's animated frame touches: reads a valgrind lackey trace
  * (`valgrind --tool=lackey --trace-mem=yes`) on stdin and counts, for each frame, the distinct
  * instructions' cache lines and pages (code) and the distinct cache lines and pages loaded or
- * stored (data), then prints their averages over the steady frames.
+ * stored (data), then prints their medians over the steady frames: a frame that did more (a timer
+ * that fired, a late callback: under valgrind a frame takes tens of milliseconds) moves a mean.
  *
  * A frame starts each time the instruction at FRAME_ADDRESS runs (the client's frame-callback
  * handler) and lasts until the next one: the frame's work, its commit, the buffer release and
@@ -18,7 +19,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define TABLE_BITS 20
 #define TABLE_SIZE (1u << TABLE_BITS)
@@ -28,6 +28,22 @@ static uint64_t keys[TABLE_SIZE];
 static uint32_t generations[TABLE_SIZE];
 static uint32_t generation = 1;
 static unsigned filled;
+
+/* The counts of every counted frame, one array per measure. */
+enum { INSTRUCTIONS, CODE_LINES, CODE_PAGES, DATA_LINES, DATA_PAGES, MEASURES };
+static double *counts[MEASURES];
+static long capacity;
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of measure `m` over `n` frames (sorts its array). */
+static double median(int m, long n) {
+    qsort(counts[m], (size_t)n, sizeof(double), compare);
+    return n % 2 ? counts[m][n / 2] : (counts[m][n / 2 - 1] + counts[m][n / 2]) / 2;
+}
 
 /* Adds `key` to this frame's set; 1 when it was not there yet. */
 static int insert(uint64_t key) {
@@ -60,9 +76,8 @@ int main(int argc, char **argv) {
     }
 
     long frame = -1, counted = 0;
-    /* This frame's counts, then the sums over counted frames. */
+    /* This frame's counts. */
     uint64_t instructions = 0, codeLines = 0, codePages = 0, dataLines = 0, dataPages = 0;
-    double sumInstructions = 0, sumCodeLines = 0, sumCodePages = 0, sumDataLines = 0, sumDataPages = 0;
     char line[512];
     while (fgets(line, sizeof line, stdin)) {
         /* Lackey's lines: "I  addr,size" for an instruction, " L addr,size", " S ...", " M ..." for data. */
@@ -77,11 +92,21 @@ int main(int argc, char **argv) {
         int code = kind == 'I';
         if (code && address == frameAddress) {
             if (frame >= skip) {
-                sumInstructions += instructions;
-                sumCodeLines += codeLines;
-                sumCodePages += codePages;
-                sumDataLines += dataLines;
-                sumDataPages += dataPages;
+                if (counted == capacity) {
+                    capacity = capacity ? 2 * capacity : 256;
+                    for (int m = 0; m < MEASURES; m++) {
+                        counts[m] = realloc(counts[m], (size_t)capacity * sizeof(double));
+                        if (!counts[m]) {
+                            fprintf(stderr, "footprint: out of memory after %ld frames\n", counted);
+                            return 1;
+                        }
+                    }
+                }
+                counts[INSTRUCTIONS][counted] = (double)instructions;
+                counts[CODE_LINES][counted] = (double)codeLines;
+                counts[CODE_PAGES][counted] = (double)codePages;
+                counts[DATA_LINES][counted] = (double)dataLines;
+                counts[DATA_PAGES][counted] = (double)dataPages;
                 if (++counted >= maximum) break;
             }
             frame++;
@@ -103,7 +128,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("frames %ld: %.0f instructions, %.0f code lines on %.1f pages, %.0f data lines on %.1f pages\n",
-           counted, sumInstructions / counted, sumCodeLines / counted, sumCodePages / counted,
-           sumDataLines / counted, sumDataPages / counted);
+           counted, median(INSTRUCTIONS, counted), median(CODE_LINES, counted), median(CODE_PAGES, counted),
+           median(DATA_LINES, counted), median(DATA_PAGES, counted));
     return 0;
 }
