@@ -32,7 +32,8 @@ final class Registry {
     /// Kept so the display outlives this proxy.
     let display: DisplayHandle
     private(set) var advertised: [AdvertisedGlobal] = []
-    weak var connection: WaylandConnection?
+    /// The connection that owns this registry (unowned: see `SurfaceEntry`); nil until it is complete.
+    unowned var connection: WaylandConnection?
 
     init(display: DisplayHandle) {
         self.display = display
@@ -86,7 +87,8 @@ public final class WaylandConnection {
     private(set) var seats: [UInt32: Seat] = [:]
     private(set) var outputs: [UInt32: Output] = [:]
     /// Live surfaces by their wl_surface pointer, so input events find the surface they are for.
-    private var surfaces: [UInt: WeakSurface] = [:]
+    /// A surface leaves it first thing in its deinit.
+    private var surfaces: [UInt: SurfaceEntry] = [:]
     private var cursorImages: CursorImages?
     private(set) weak var loop: EventLoop?
     /// Receives one line for each kind of problem that is survived rather than fatal (a keymap
@@ -307,11 +309,12 @@ public final class WaylandConnection {
     // MARK: Surfaces
 
     func register(_ surface: SliderSurface) {
-        surfaces[UInt(bitPattern: surface.proxy)] = WeakSurface(surface)
+        surfaces[UInt(bitPattern: surface.proxy)] = SurfaceEntry(surface)
     }
 
     func unregister(_ proxy: OpaquePointer) {
         surfaces[UInt(bitPattern: proxy)] = nil
+        for seat in seats.values { seat.touch?.surfaceGone(proxy) }
     }
 
     /// The SliderSurface behind a wl_surface an input event names (nil: not one of ours, or gone).
@@ -320,7 +323,7 @@ public final class WaylandConnection {
         return surfaces[UInt(bitPattern: proxy)]?.surface
     }
 
-    private var liveSurfaces: [SliderSurface] { surfaces.values.compactMap(\.surface) }
+    private var liveSurfaces: [SliderSurface] { surfaces.values.map(\.surface) }
 
     // MARK: Reading and dispatching inside the loop
 
@@ -428,9 +431,11 @@ enum DisplayTarget: Equatable {
     }
 }
 
-/// A weak reference to a surface, for the connection's lookup table.
-struct WeakSurface {
-    weak var surface: SliderSurface?
+/// A surface in the connection's lookup table, which it leaves in its deinit. Unowned, not weak:
+/// a weak reference gives its object a side table in the Swift runtime, and from then on every
+/// retain and release of it (several a frame, for a surface) takes the runtime's slow path.
+struct SurfaceEntry {
+    unowned let surface: SliderSurface
     init(_ surface: SliderSurface) { self.surface = surface }
 }
 

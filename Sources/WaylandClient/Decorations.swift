@@ -96,7 +96,9 @@ final class LibdecorContext {
     /// Set once in `init` (after `self` exists: libdecor's error callback needs it).
     private(set) var pointer: OpaquePointer!
     private let display: DisplayHandle
-    private weak var connection: WaylandConnection?
+    /// Unowned (see `SurfaceEntry`): the connection holds the context, and the toplevels that
+    /// hold it too belong to surfaces, which hold the connection.
+    private unowned var connection: WaylandConnection?
     private weak var loop: EventLoop?
     private var source: EventLoop.SourceToken?
 

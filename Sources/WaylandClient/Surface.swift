@@ -273,7 +273,8 @@ public final class SliderSurface {
         }
         let buffer = try pool.makeBuffer(size: size)
         buffer.id = bufferSet.add(size: size)
-        buffer.onRelease = { [weak self] in self?.bufferReleased($0) }
+        // Unowned: the surface owns its buffers, and a buffer gone takes its listener with it.
+        buffer.onRelease = { [unowned self] in self.bufferReleased($0) }
         buffers.append(buffer)
         return buffer
     }

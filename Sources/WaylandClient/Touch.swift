@@ -8,8 +8,9 @@ final class Touch {
     private let hasRelease: Bool
     private let proxy: OpaquePointer
     private var batcher = TouchBatcher()
-    /// The surface each active (or not yet delivered) touch point went down on.
-    private var pointSurfaces: [Int32: WeakSurface] = [:]
+    /// The wl_surface each active (or not yet delivered) touch point went down on, looked up in the
+    /// connection's live surfaces at delivery (a surface that goes forgets its points first).
+    private(set) var pointSurfaces: [Int32: OpaquePointer] = [:]
 
     init(seat: Seat) {
         self.seat = seat
@@ -24,8 +25,8 @@ final class Touch {
 
     func down(time: UInt32, surface: OpaquePointer?, id: Int32, x: Double, y: Double) {
         // A finger on a surface that is not ours (or already gone) is none of our business.
-        guard let target = seat.connection.surface(for: surface) else { return }
-        pointSurfaces[id] = WeakSurface(target)
+        guard let surface, seat.connection.surface(for: surface) != nil else { return }
+        pointSurfaces[id] = surface
         batcher.down(id: id, x: x, y: y, time: time)
     }
 
@@ -61,7 +62,7 @@ final class Touch {
     private func deliver(_ batch: [TouchEvent]) {
         var parts: [(surface: SliderSurface, events: [TouchEvent])] = []
         for event in batch {
-            guard let id = event.touchID, let target = pointSurfaces[id]?.surface else { continue }
+            guard let id = event.touchID, let target = seat.connection.surface(for: pointSurfaces[id]) else { continue }
             if let index = parts.firstIndex(where: { $0.surface === target }) {
                 parts[index].events.append(event)
             } else {
@@ -72,9 +73,15 @@ final class Touch {
         for part in parts { part.surface.delegate?.surface(part.surface, touch: part.events) }
     }
 
+    /// A surface is going: its touch points are forgotten (its wl_surface may be reused).
+    func surfaceGone(_ surface: OpaquePointer) {
+        pointSurfaces = pointSurfaces.filter { $0.value != surface }
+    }
+
     private func activeSurfaces() -> [SliderSurface] {
         var targets: [SliderSurface] = []
-        for target in pointSurfaces.values.compactMap(\.surface) where !targets.contains(where: { $0 === target }) {
+        for target in pointSurfaces.values.compactMap({ seat.connection.surface(for: $0) })
+        where !targets.contains(where: { $0 === target }) {
             targets.append(target)
         }
         return targets
