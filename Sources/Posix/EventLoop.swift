@@ -368,17 +368,18 @@ public final class EventLoop {
     }
 
     /// Runs the prepared sources' `prepare` and notes what each source waits for this time.
+    /// (Two loops: one that calls out, over the prepared sources only, which come first; and one
+    /// that does not, so it need not retain each source it looks at, twice a frame.)
     private func prepareSources() throws {
         for source in sources {
-            if let prepare = source.prepare {
-                let events = try prepare()
-                if events != source.events {
-                    source.events = events
-                    registrationsChanged = true
-                }
+            guard let prepare = source.prepare else { break }
+            let events = try prepare()
+            if events != source.events {
+                source.events = events
+                registrationsChanged = true
             }
-            source.waitedFor = source.events
         }
+        for source in sources { source.waitedFor = source.events }
     }
 
     /// When the loop must wake for its timers: not before the earliest deadline, nor after the

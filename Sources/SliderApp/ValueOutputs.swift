@@ -235,10 +235,11 @@ final class ValueOutputs {
     }
 
     private func reportWarnings() {
-        for warning in stdout?.takeWarnings() ?? [] { report(warning) }
-        for warning in osc?.takeWarnings() ?? [] { report(warning) }
-        for warning in exec?.takeWarnings() ?? [] { report(warning) }
-        for warning in audio?.takeWarnings() ?? [] { report(warning) }
-        for warning in jack?.takeWarnings() ?? [] { report(warning) }
+        // After every frame: a look at each sink, and nothing more unless one has something.
+        if let stdout, stdout.hasWarnings { for warning in stdout.takeWarnings() { report(warning) } }
+        if let osc, osc.hasWarnings { for warning in osc.takeWarnings() { report(warning) } }
+        if let exec, exec.hasWarnings { for warning in exec.takeWarnings() { report(warning) } }
+        if let audio, audio.hasWarnings { for warning in audio.takeWarnings() { report(warning) } }
+        if let jack, jack.hasWarnings { for warning in jack.takeWarnings() { report(warning) } }
     }
 }

@@ -135,6 +135,10 @@ public struct Slider: Sendable {
     }
 
     /// What the slider looks like at `t`.
+    ///
+    /// Inlined always: called from a mutating method (`advance`, once a frame), a method on the
+    /// whole slider is handed a copy of it, some 800 bytes.
+    @inline(__always)
     public func appearance(at t: Double) -> SliderAppearance {
         let v = value(at: t), f = fraction(of: v)
         let scale = thumbScale.value(at: t), shift = edgeShift.value(at: t)
@@ -383,6 +387,8 @@ public struct Slider: Sendable {
         if let last = out.last { lastSample = last }
     }
 
+    /// Inlined always, as `appearance(at:)` is.
+    @inline(__always)
     private func changedRegions(from old: SliderAppearance?, to new: SliderAppearance) -> SmallList<SliderRect> {
         let surface = SliderRect(x: 0, y: 0, width: layout.size.width, height: layout.size.height)
         guard let old, !needsFullRedraw, old.shift == new.shift, old.track == new.track else { return [surface] }

@@ -151,6 +151,8 @@ public final class AudioRateWriter {
 
     /// Warnings (one line each) since the last call; print them on stderr.
     public func takeWarnings() -> [String] { warnings.take() }
+    /// Whether `takeWarnings` has any to hand over (a cheap look, once a frame).
+    public var hasWarnings: Bool { warnings.hasQueued }
 
     private func dueFrames(at now: Double) -> Int64 {
         let frames = ((now - startTime) * Double(sampleRate)).rounded(.down)

@@ -107,6 +107,8 @@ public final class ExecHook {
 
     /// Warnings (one line each) since the last call; print them on stderr.
     public func takeWarnings() -> [String] { warnings.take() }
+    /// Whether `takeWarnings` has any to hand over (a cheap look, once a frame).
+    public var hasWarnings: Bool { warnings.hasQueued }
 
     /// Starts the pending run, if any: true when a child was started.
     @discardableResult

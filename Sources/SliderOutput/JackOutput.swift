@@ -78,6 +78,8 @@ public final class JackOutput {
 
     /// Warnings not yet printed (each distinct one once).
     public func takeWarnings() -> [String] { warnings.take() }
+    /// Whether `takeWarnings` has any to hand over (a cheap look, once a frame).
+    public var hasWarnings: Bool { warnings.hasQueued }
 
     /// The descriptor to poll for POLLIN: readable once the server shut the client down; nil once
     /// the sink has ended.

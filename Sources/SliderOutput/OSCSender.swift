@@ -114,6 +114,8 @@ public final class OSCSender {
 
     /// Warnings (one line each) since the last call; print them on stderr.
     public func takeWarnings() -> [String] { warnings.take() }
+    /// Whether `takeWarnings` has any to hand over (a cheap look, once a frame).
+    public var hasWarnings: Bool { warnings.hasQueued }
 
     private func sendValue(_ value: Float) -> Bool {
         destination.build(value: value, into: &packet)

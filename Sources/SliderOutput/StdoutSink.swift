@@ -151,6 +151,8 @@ public final class StdoutSink {
 
     /// Warnings (one line each) produced since the last call; print them on stderr.
     public func takeWarnings() -> [String] { warnings.take() }
+    /// Whether `takeWarnings` has any to hand over (a cheap look, once a frame).
+    public var hasWarnings: Bool { warnings.hasQueued }
 
     private func dropOldLinesIfOverfull() {
         guard pending.count - sentCount > maxPendingBytes else { return }

@@ -18,6 +18,9 @@ struct WarningLog {
         queued.append(message())
     }
 
+    /// Whether any warning was queued since the last `take`.
+    var hasQueued: Bool { !queued.isEmpty }
+
     /// The warnings queued since the last call.
     mutating func take() -> [String] {
         // Asked after every frame: nothing to hand over is the common case.

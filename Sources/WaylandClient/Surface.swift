@@ -91,8 +91,11 @@ public enum PresentResult: Equatable, Sendable {
 /// The slider's surface: a `wl_surface` with a toplevel or layer role, HiDPI handling, shm buffers
 /// and frame callbacks. Create it with `WaylandConnection.makeSurface(role:delegate:)`.
 public final class SliderSurface {
-    /// Receives configure, close, scale, frame and input events (held weakly).
-    public weak var delegate: (any SliderSurfaceDelegate)?
+    /// Receives configure, close, scale, frame and input events. Not retained, and unowned rather
+    /// than weak: a weak reference would put every retain and release of the delegate on the Swift
+    /// runtime's slow path (see `SurfaceEntry`). The delegate must outlive the events it is sent,
+    /// as one that owns the surface does; set it to nil before letting go of it otherwise.
+    public unowned var delegate: (any SliderSurfaceDelegate)?
     let connection: WaylandConnection
     let proxy: OpaquePointer
     private var roleObject: AnyObject?
