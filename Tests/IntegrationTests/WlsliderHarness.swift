@@ -37,10 +37,13 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The `wlslider` executable built next to the test bundle (`swift build` before `swift test`).
+/// The `wlslider` executable built next to the test bundle (`swift build` before `swift test`), or
+/// the one `WLSLIDER_UNDER_TEST` names (scripts/test runs the scenarios again on the release binary
+/// as it ships).
 func wlsliderExecutable() throws -> String {
     let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("wlslider").path
+    let path = ProcessInfo.processInfo.environment["WLSLIDER_UNDER_TEST"]
+        ?? URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("wlslider").path
     guard FileManager.default.isExecutableFile(atPath: path) else {
         throw HarnessError("no wlslider executable at \(path): run `swift build` with the same --scratch-path before `swift test`")
     }
