@@ -41,6 +41,22 @@ struct PacingTests {
         do { let r = history.repaint(for: a, bufferAge: DamageHistory.depth + 2, whole: whole); #expect(r == whole, "older than remembered") }
     }
 
+    @Test("the history keeps the last frames' damage however many frames went by (a ring): the oldest remembered is still in")
+    func damageHistoryWraps() {
+        var history = DamageHistory()
+        let whole = PixelRect(x: 0, y: 0, width: 100, height: 10)
+        // Frame k damages column 10·k.
+        func column(_ k: Int) -> PixelRect { PixelRect(x: 10 * k, y: 0, width: 1, height: 1) }
+        for k in 0..<7 { _ = history.repaint(for: column(k), bufferAge: 0, whole: whole) }
+        // Frame 7 into a buffer of age 5, last drawn at frame 2: frames 3–7 repaint (columns 30 to 70).
+        let oldest = history.repaint(for: column(7), bufferAge: DamageHistory.depth + 1, whole: whole)
+        #expect(oldest == PixelRect(x: 30, y: 0, width: 41, height: 1))
+        // Frame 8 into a buffer drawn at frame 7: frame 8 alone; frame 9 into one drawn at frame 6:
+        // frames 7 to 9.
+        #expect(history.repaint(for: column(8), bufferAge: 1, whole: whole) == column(8))
+        #expect(history.repaint(for: column(9), bufferAge: 3, whole: whole) == PixelRect(x: 70, y: 0, width: 21, height: 1))
+    }
+
     /// The inputs `forEachInput` hands over, collected.
     private func touchInputs(_ mapping: InputMapping, _ batch: [TouchEvent], _ contact: Contact?) -> [SliderInput] {
         var inputs: [SliderInput] = []
