@@ -59,6 +59,9 @@ import Testing
         let loop = EventLoop()
         connection.attach(to: loop)
 
+        // The seat's touch device exists once the client asked for it (a slow machine, under
+        // AddressSanitizer, may still be on its way there after the first configure).
+        try pump(loop) { compositor.state.clients.values.contains { $0.requests("wl_seat.get_touch") > 0 } }
         let first = Recorder()
         var (surface, id): (SliderSurface?, SurfaceID) = try await makeSurface(connection, first, compositor, loop)
         try compositor.touch.down(on: id, x: 10, y: 10)
