@@ -25,7 +25,8 @@ let package = Package(
         .library(name: "SliderEngine", targets: ["SliderEngine"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // swift-argument-parser 1.8.2 without its FoundationEssentials import (Vendor/swift-argument-parser/VENDORED.md).
+        .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [

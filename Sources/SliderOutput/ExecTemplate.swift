@@ -14,7 +14,7 @@ public struct ExecTemplate: Equatable, Sendable {
         guard let program = arguments.first, !program.isEmpty else {
             throw OutputOptionError("--exec: needs a command, e.g. --exec wpctl set-volume @DEFAULT_AUDIO_SINK@ {percent}%")
         }
-        if Self.placeholders.contains(where: { program.contains($0) }) {
+        if Self.containsPlaceholder(program) {
             throw OutputOptionError("--exec: the command \"\(program)\" itself may not contain a placeholder; put {value}, {percent} or {phase} in its arguments")
         }
         self.arguments = arguments
@@ -26,6 +26,19 @@ public struct ExecTemplate: Equatable, Sendable {
             guard argument.contains("{") else { return argument }
             return Self.substitute(argument, ["{value}": value, "{percent}": percent, "{phase}": phase])
         }
+    }
+
+    /// Whether `text` holds a placeholder, found with the standard library's own calls: a string's
+    /// `contains` of another string comes from _StringProcessing, whose use alone links its 445
+    /// protocol conformance records into the binary (each first dynamic cast at start scans them all).
+    private static func containsPlaceholder(_ text: String) -> Bool {
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            let tail = rest[open...]
+            if placeholders.contains(where: { tail.hasPrefix($0) }) { return true }
+            rest = tail.dropFirst()
+        }
+        return false
     }
 
     /// Left-to-right replacement in one pass, so a substituted text is never scanned again

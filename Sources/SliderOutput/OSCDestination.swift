@@ -41,7 +41,9 @@ public struct OSCDestination: Equatable, Sendable {
         if let bad = address.unicodeScalars.first(where: { !isAllowedInOSCAddress($0) }) {
             throw failure("the OSC address may not contain \"\(bad.escaped(asASCII: true))\"")
         }
-        guard address.count > 1, !address.hasSuffix("/"), !address.contains("//") else {
+        // Two slashes in a row, byte by byte (see ExecTemplate.containsPlaceholder).
+        let emptyPart = zip(address.utf8, address.utf8.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == $0 }
+        guard address.count > 1, !address.hasSuffix("/"), !emptyPart else {
             throw failure("\"\(address)\" is not an OSC address like /wlslider/value")
         }
         let destination = OSCDestination(host: host, port: port, address: address)

@@ -26,6 +26,13 @@ private func wasReaped(_ pid: Int32?) -> Bool {
     @Test func templateChecksAndExpansion() throws {
         #expect(throws: OutputOptionError.self) { try ExecTemplate(arguments: []) }
         #expect(throws: OutputOptionError.self) { try ExecTemplate(arguments: ["{value}"]) }
+        // A placeholder anywhere in the command is refused; other braces are the command's own.
+        for command in ["my{percent}tool", "/usr/bin/x{phase}", "{{value}", "a{b}{value}"] {
+            #expect(throws: OutputOptionError.self, "\(command)") { try ExecTemplate(arguments: [command, "{value}"]) }
+        }
+        for command in ["a{b}", "{", "}{", "{valu", "value}", "{VALUE}"] {
+            #expect(throws: Never.self, "\(command)") { _ = try ExecTemplate(arguments: [command, "{value}"]) }
+        }
         let template = try ExecTemplate(arguments: ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", "{percent}%", "{x}{phase}{", "{value}{value}"])
         #expect(template.expand(value: "{percent}", percent: "42.00", phase: "moved")
                 == ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", "42.00%", "{x}moved{", "{percent}{percent}"])

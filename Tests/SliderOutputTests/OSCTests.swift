@@ -18,7 +18,7 @@ import Testing
         ("127.0.0.1", "no port"), ("127.0.0.1:0/x", "is not a port"), ("127.0.0.1:65536/x", "is not a port"),
         (":57120/x", "empty host"), ("::1:57120/x", "brackets"), ("[::1/x", "brackets"), ("[]:5/x", "empty host"),
         ("h:5/a b", "may not contain"), ("h:5/a*", "may not contain"), ("h:5/", "is not an OSC address"),
-        ("h:5/a//b", "is not an OSC address"), ("h:port/x", "is not a port"),
+        ("h:5/a//b", "is not an OSC address"), ("h:5//a", "is not an OSC address"), ("h:5/a/b//", "is not an OSC address"), ("h:port/x", "is not a port"),
     ])
     func invalidDestinationsSayWhy(text: String, fragment: String) {
         do {
