@@ -5,7 +5,9 @@
 /// Every member is inlinable, so that each module using it gets code specialized to its element
 /// (unspecialized generic code would box elements on the heap).
 public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
-    @usableFromInline var inline: (Element?, Element?, Element?, Element?) = (nil, nil, nil, nil)
+    /// An inline array, not a tuple: an element is reached by its index, where a tuple's needed a
+    /// `switch` (a jump table and four arms of code at every inlined use, on a frame's path).
+    @usableFromInline var inline: InlineArray<4, Element?> = .init(repeating: nil)
     @usableFromInline var overflow: [Element] = []
     @usableFromInline var storedCount = 0
 
@@ -26,23 +28,11 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "SmallList index \(position) out of range 0..<\(count)")
-            switch position {
-            case 0: return inline.0!
-            case 1: return inline.1!
-            case 2: return inline.2!
-            case 3: return inline.3!
-            default: return overflow[position - 4]
-            }
+            return position < 4 ? inline[position]! : overflow[position - 4]
         }
         set {
             precondition(position >= 0 && position < count, "SmallList index \(position) out of range 0..<\(count)")
-            switch position {
-            case 0: inline.0 = newValue
-            case 1: inline.1 = newValue
-            case 2: inline.2 = newValue
-            case 3: inline.3 = newValue
-            default: overflow[position - 4] = newValue
-            }
+            if position < 4 { inline[position] = newValue } else { overflow[position - 4] = newValue }
         }
     }
 
@@ -53,20 +43,14 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
     /// Adds `element` at the end.
     @inlinable
     public mutating func append(_ element: Element) {
-        switch count {
-        case 0: inline.0 = element
-        case 1: inline.1 = element
-        case 2: inline.2 = element
-        case 3: inline.3 = element
-        default: overflow.append(element)
-        }
+        if count < 4 { inline[count] = element } else { overflow.append(element) }
         storedCount += 1
     }
 
     /// Removes every element (keeping the overflow's capacity).
     @inlinable
     public mutating func removeAll() {
-        inline = (nil, nil, nil, nil)
+        inline = .init(repeating: nil)
         overflow.removeAll(keepingCapacity: true)
         storedCount = 0
     }
@@ -93,13 +77,7 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection {
     public mutating func removeLast(_ k: Int) {
         precondition(k >= 0 && k <= count, "SmallList.removeLast(\(k)) of \(count) elements")
         for _ in 0..<k {
-            switch storedCount - 1 {
-            case 0: inline.0 = nil
-            case 1: inline.1 = nil
-            case 2: inline.2 = nil
-            case 3: inline.3 = nil
-            default: overflow.removeLast()
-            }
+            if storedCount <= 4 { inline[storedCount - 1] = nil } else { overflow.removeLast() }
             storedCount -= 1
         }
     }
