@@ -57,10 +57,13 @@ struct WlsliderEdgeTests {
         }
     }
 
-    @Test("--edge-hide-delay 1: after the lift the slider stays shown for a second, sending nothing while it waits, then hides")
+    @Test("--edge-hide-delay 3: after the lift the slider stays shown for three seconds, sending nothing while it waits, then hides")
     func hideDelay() async throws {
         try await withTestCompositor { compositor in
-            let slider = try await SliderRun.launch(compositor, ["--edge", "left", "--edge-hide-delay", "1"], role: .layer)
+            // Three seconds, not one: the quiet window below must end before the delay does, even
+            // when a loaded machine makes the settling slow in real time (with one second, a CI run
+            // with every suite in parallel once saw the slide back begin inside the window).
+            let slider = try await SliderRun.launch(compositor, ["--edge", "left", "--edge-hide-delay", "3"], role: .layer)
             try await slider.touch([.down(id: 0, surface: slider.surface, x: 12, y: 160), .frame])
             try await slider.settle()
             #expect(try inputWidth(slider) == 48)
