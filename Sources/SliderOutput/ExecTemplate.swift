@@ -28,17 +28,23 @@ public struct ExecTemplate: Equatable, Sendable {
         }
     }
 
-    /// Whether `text` holds a placeholder, found with the standard library's own calls: a string's
-    /// `contains` of another string comes from _StringProcessing, whose use alone links its 445
-    /// protocol conformance records into the binary (each first dynamic cast at start scans them all).
+    /// Whether `text` holds a placeholder.
     private static func containsPlaceholder(_ text: String) -> Bool {
-        var rest = text[...]
+        firstPlaceholder(in: text[...]) != nil
+    }
+
+    /// The first placeholder in `text`: where it starts, and which it is. Found with the standard
+    /// library's own calls: a string's `contains` or `firstRange` of another string comes from
+    /// _StringProcessing, whose use alone links its 445 protocol conformance records into the binary
+    /// (each first dynamic cast at start scans them all).
+    private static func firstPlaceholder(in text: Substring) -> (start: String.Index, placeholder: String)? {
+        var rest = text
         while let open = rest.firstIndex(of: "{") {
             let tail = rest[open...]
-            if placeholders.contains(where: { tail.hasPrefix($0) }) { return true }
+            if let placeholder = placeholders.first(where: { tail.hasPrefix($0) }) { return (open, placeholder) }
             rest = tail.dropFirst()
         }
-        return false
+        return nil
     }
 
     /// Left-to-right replacement in one pass, so a substituted text is never scanned again
@@ -46,16 +52,10 @@ public struct ExecTemplate: Equatable, Sendable {
     private static func substitute(_ argument: String, _ table: [String: String]) -> String {
         var result = ""
         var rest = argument[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            let tail = rest[open...]
-            if let (placeholder, text) = table.first(where: { tail.hasPrefix($0.key) }) {
-                result += text
-                rest = tail.dropFirst(placeholder.count)
-            } else {
-                result += "{"
-                rest = tail.dropFirst()
-            }
+        while let (start, placeholder) = firstPlaceholder(in: rest) {
+            result += rest[..<start]
+            result += table[placeholder, default: placeholder]
+            rest = rest[start...].dropFirst(placeholder.count)
         }
         return result + rest
     }
