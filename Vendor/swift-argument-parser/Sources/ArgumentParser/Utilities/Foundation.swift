@@ -49,16 +49,6 @@ private final class JSONNode {
   var elements: [JSONNode] = []
   var members: [String: JSONNode] = [:]
 
-  func becomeArray() {
-    if case .array = shape { return }
-    shape = .array
-  }
-
-  func becomeObject() {
-    if case .object = shape { return }
-    shape = .object
-  }
-
   func write(to text: inout String, indent: Int) {
     switch shape {
     case .unset:
@@ -117,12 +107,12 @@ private struct JSONTreeEncoder: Encoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    node.becomeObject()
+    node.shape = .object
     return KeyedEncodingContainer(JSONKeyedContainer<Key>(node: node, codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    node.becomeArray()
+    node.shape = .array
     return JSONUnkeyedContainer(node: node, codingPath: codingPath)
   }
 
@@ -144,17 +134,16 @@ private struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
   let node: JSONNode
   let codingPath: [any CodingKey]
 
-  private func set(_ json: String, _ key: Key) {
+  /// A new member named `name`, in place of any before it.
+  private func member(_ name: String) -> JSONNode {
     let member = JSONNode()
-    member.shape = .scalar(json)
-    node.members[key.stringValue] = member
-  }
-
-  private func child(_ key: Key) -> JSONNode {
-    let member = JSONNode()
-    node.members[key.stringValue] = member
+    node.members[name] = member
     return member
   }
+
+  private func child(_ key: Key) -> JSONNode { member(key.stringValue) }
+
+  private func set(_ json: String, _ key: Key) { child(key).shape = .scalar(json) }
 
   mutating func encodeNil(forKey key: Key) throws { set("null", key) }
   mutating func encode(_ value: Bool, forKey key: Key) throws { set(value ? "true" : "false", key) }
@@ -180,28 +169,22 @@ private struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     let member = child(key)
-    member.becomeObject()
+    member.shape = .object
     return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(node: member, codingPath: codingPath + [key]))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let member = child(key)
-    member.becomeArray()
+    member.shape = .array
     return JSONUnkeyedContainer(node: member, codingPath: codingPath + [key])
   }
 
   mutating func superEncoder() -> any Encoder {
-    JSONTreeEncoder(node: childNamed("super"), codingPath: codingPath)
+    JSONTreeEncoder(node: member("super"), codingPath: codingPath)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
     JSONTreeEncoder(node: child(key), codingPath: codingPath + [key])
-  }
-
-  private func childNamed(_ name: String) -> JSONNode {
-    let member = JSONNode()
-    node.members[name] = member
-    return member
   }
 }
 
@@ -210,11 +193,7 @@ private struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
   let codingPath: [any CodingKey]
   var count: Int { node.elements.count }
 
-  private func append(_ json: String) {
-    let element = JSONNode()
-    element.shape = .scalar(json)
-    node.elements.append(element)
-  }
+  private func append(_ json: String) { appendChild().shape = .scalar(json) }
 
   private func appendChild() -> JSONNode {
     let element = JSONNode()
@@ -246,14 +225,14 @@ private struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
     let path = codingPath + [JSONIndexKey(count)]
     let element = appendChild()
-    element.becomeObject()
+    element.shape = .object
     return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(node: element, codingPath: path))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let path = codingPath + [JSONIndexKey(count)]
     let element = appendChild()
-    element.becomeArray()
+    element.shape = .array
     return JSONUnkeyedContainer(node: element, codingPath: path)
   }
 
